@@ -1,0 +1,50 @@
+package io.clrheap.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code clrheap} command line: the entry point of the shaded jar that {@code ./clrheap} runs. */
+@Command(
+        name = "clrheap",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Builds, packages and walks .NET CoreCLR GC heaps (x64; .NET 8, 9, 10; server and workstation GC).",
+            ""
+        },
+        subcommands = {DemoCommand.class, LayoutCommand.class, CommandLine.HelpCommand.class},
+        footerHeading = "%nAlso:%n",
+        footer = {
+            "  ./clrheap test   Run the whole test suite (mvn -B verify under JDK 25; handled by the launcher).",
+            "",
+            "Examples:",
+            "  ./clrheap demo",
+            "  ./clrheap layout --runtime net8 --gc server --struct heap_segment",
+            "  ./clrheap layout --runtime net10 --format json > net10-server.json",
+            "",
+            "Exit codes: 0 success, 1 failure, 2 bad usage."
+        })
+public final class ClrheapCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line with the given streams; returns the exit code. */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new ClrheapCommand());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler(new ErrorReporter());
+        return cli.execute(args);
+    }
+}

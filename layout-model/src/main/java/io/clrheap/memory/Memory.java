@@ -1,0 +1,56 @@
+package io.clrheap.memory;
+
+import java.util.List;
+
+/**
+ * A read-only, little-endian, 64-bit address space: what every memory source (a synthetic process image, an
+ * ELF core, a minidump, a fixture bundle, a live process) looks like to the layout views and the walker.
+ *
+ * <p>Every read either returns the bytes at the address or throws {@link MissingMemoryException} naming the
+ * address; a read never invents a zero.
+ */
+public interface Memory {
+
+    byte readByte(long address);
+
+    short readShort(long address);
+
+    int readInt(long address);
+
+    long readLong(long address);
+
+    /** Copies {@code length} bytes starting at {@code address} into {@code destination[offset..]}. */
+    void read(long address, byte[] destination, int offset, int length);
+
+    /** True when every byte of {@code [address, address + length)} can be read. */
+    boolean contains(long address, long length);
+
+    /** The readable ranges, sorted by start address and not overlapping. */
+    List<MemoryRange> ranges();
+
+    /** A short name of this source for messages, e.g. the file name of a dump. */
+    String describe();
+
+    default int readU8(long address) {
+        return Byte.toUnsignedInt(readByte(address));
+    }
+
+    default int readU16(long address) {
+        return Short.toUnsignedInt(readShort(address));
+    }
+
+    default long readU32(long address) {
+        return Integer.toUnsignedLong(readInt(address));
+    }
+
+    /** Reads a target pointer (8 bytes on x64). */
+    default long readPointer(long address) {
+        return readLong(address);
+    }
+
+    default byte[] readBytes(long address, int length) {
+        byte[] bytes = new byte[length];
+        read(address, bytes, 0, length);
+        return bytes;
+    }
+}
