@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, LayoutCommand.class, CommandLine.HelpCommand.class},
         footerHeading = "%nAlso:%n",
         footer = {
-            "  ./clrheap test   Run the whole test suite (mvn -B verify under JDK 25; handled by the launcher).",
+            "  ./clrheap test   Run the whole test suite (mvn -B verify, by the launcher).",
             "",
             "Examples:",
             "  ./clrheap demo",

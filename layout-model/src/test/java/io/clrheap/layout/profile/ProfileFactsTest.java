@@ -184,4 +184,54 @@ class ProfileFactsTest {
             assertThat(table.elementSize()).isEqualTo(l.type("generation").size().getAsLong());
         }
     }
+
+    @Test
+    void handleTablesHaveTwelveInternalTypesIn8And9AndThirteenIn10() {
+        for (var v : new RuntimeVersion[] {RuntimeVersion.NET8, RuntimeVersion.NET9}) {
+            RuntimeLayout l = load(v, GcFlavor.SERVER);
+            assertThat(l.constant("handle.max_internal_types")).isEqualTo(12);
+            assertThat(l.offset("HandleTable", "pSegmentList")).isEqualTo(0x30);
+            assertThat(l.offset("TableSegment", "pHandleTable")).isEqualTo(2000);
+        }
+        RuntimeLayout net10 = load(RuntimeVersion.NET10, GcFlavor.WORKSTATION);
+        assertThat(net10.constant("handle.max_internal_types")).isEqualTo(13);
+        assertThat(net10.offset("HandleTable", "pSegmentList")).isEqualTo(0x38);
+        assertThat(net10.offset("TableSegment", "pNextSegment")).isEqualTo(1998);
+        assertThat(net10.offset("TableSegment", "pHandleTable")).isEqualTo(2006);
+        assertThat(net10.offset("TableSegment", "rgValue")).isEqualTo(0x1000);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("allProfiles")
+    void finalizeQueueHasSevenFillPointersThenItsArray(RuntimeVersion v, GcFlavor gc) {
+        RuntimeLayout l = load(v, gc);
+        assertThat(l.field("CFinalize", "m_FillPointers").type().count()).isEqualTo(7);
+        assertThat(l.offset("CFinalize", "m_Array")).isEqualTo(0x38);
+        assertThat(l.offset("CFinalize", "m_EndArray")).isEqualTo(0x40);
+    }
+
+    @Test
+    void theOsThreadIdSitsAt0x1a8In8And0x128In9And10() {
+        assertThat(load(RuntimeVersion.NET8, GcFlavor.WORKSTATION).offset("Thread", "OSId")).isEqualTo(0x1a8);
+        assertThat(load(RuntimeVersion.NET9, GcFlavor.SERVER).offset("Thread", "OSId")).isEqualTo(0x128);
+        assertThat(load(RuntimeVersion.NET10, GcFlavor.SERVER).offset("Thread", "OSId")).isEqualTo(0x128);
+    }
+
+    @Test
+    void serverHeapsPublishTheirOffsetsAsTheRealBuildsDo() {
+        RuntimeLayout net8 = load(RuntimeVersion.NET8, GcFlavor.SERVER);
+        assertThat(net8.offset("gc_heap", "alloc_allocated")).isEqualTo(5248);
+        assertThat(net8.offset("gc_heap", "generation_table")).isEqualTo(2376);
+        RuntimeLayout net10 = load(RuntimeVersion.NET10, GcFlavor.SERVER);
+        assertThat(net10.offset("gc_heap", "alloc_allocated")).isEqualTo(5208);
+        assertThat(net10.offset("gc_heap", "vm_heap")).isEqualTo(5496);
+    }
+
+    @Test
+    void workstationRegionDescriptorsDropDecommitTargetAfter8() {
+        assertThat(load(RuntimeVersion.NET8, GcFlavor.WORKSTATION).offset("heap_segment", "gen_num")).isEqualTo(0x68);
+        assertThat(load(RuntimeVersion.NET9, GcFlavor.WORKSTATION).offset("heap_segment", "gen_num")).isEqualTo(0x60);
+        assertThat(load(RuntimeVersion.NET10, GcFlavor.WORKSTATION).type("heap_segment").findField("decommit_target")).isEmpty();
+        assertThat(load(RuntimeVersion.NET10, GcFlavor.SERVER).offset("heap_segment", "gen_num")).isEqualTo(0x70);
+    }
 }
