@@ -15,13 +15,16 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
         String kind = switch (e) {
             case LayoutException le -> "layout";
             case MissingMemoryException me -> "memory";
-            case IllegalArgumentException ie -> "usage";
             default -> "error";
         };
-        cli.getErr().println("clrheap " + cli.getCommandName() + ": " + kind + ": " + e.getMessage());
+        String command = cli.getCommandSpec().qualifiedName();
+        String message = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        cli.getErr().println(command + ": " + kind + ": " + message);
         if (System.getenv("CLRHEAP_DEBUG") != null) {
             e.printStackTrace(cli.getErr());
+        } else {
+            cli.getErr().println("(set CLRHEAP_DEBUG=1 to see where it happened)");
         }
-        return e instanceof IllegalArgumentException ? 2 : 1;
+        return 1;
     }
 }

@@ -61,17 +61,24 @@ final class LayoutCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         for (String name : structs) {
             if (layout.findType(name).isEmpty()) {
-                throw new IllegalArgumentException("no structure '" + name + "' in the " + layout.describe()
-                        + " profile; known: " + String.join(", ", layout.types().keySet()));
+                throw new CommandLine.ParameterException(spec.commandLine(), "no structure '" + name + "' in the "
+                        + layout.describe() + " profile; known: " + String.join(", ", layout.types().keySet()));
             }
         }
         switch (format) {
             case "json" -> {
+                if (!structs.isEmpty() || constants || globals || dacTable || list || notes) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "--format json writes the whole resolved profile; it takes no --struct, --constants, --globals, --dac-table, --list or --notes");
+                }
                 out.println(ProfileWriter.toJson(layout));
                 return;
             }
             case "text" -> { }
-            default -> throw new IllegalArgumentException("unknown --format '" + format + "'; known: text, json");
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "unknown --format '" + format + "'; known: text, json");
+        }
+        if (list && (!structs.isEmpty() || constants || globals || dacTable)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--list lists the structures; it takes no --struct, --constants, --globals or --dac-table");
         }
         LayoutPrinter printer = new LayoutPrinter(layout, out, notes);
         printer.header();

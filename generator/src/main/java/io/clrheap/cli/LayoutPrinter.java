@@ -74,6 +74,11 @@ final class LayoutPrinter {
     }
 
     void globals() {
+        if (layout.globals().isEmpty()) {
+            out.println("Descriptor globals: none (this runtime ships no contract descriptor)");
+            out.println();
+            return;
+        }
         out.println("Descriptor globals");
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"NAME", "VALUE", "TYPE", "SOURCE"});

@@ -14,7 +14,11 @@ import java.util.OptionalInt;
 public record DacTable(int length, Map<String, DacTableEntry> entries) {
 
     public DacTable {
-        entries = Map.copyOf(entries);
+        // ordered by index, so that everything printed or written from it is deterministic
+        Map<String, DacTableEntry> sorted = new java.util.LinkedHashMap<>();
+        entries.values().stream().sorted(java.util.Comparator.comparingInt(DacTableEntry::index).thenComparing(DacTableEntry::name))
+                .forEach(e -> sorted.put(e.name(), e));
+        entries = java.util.Collections.unmodifiableMap(sorted);
     }
 
     public OptionalInt indexOf(String name) {

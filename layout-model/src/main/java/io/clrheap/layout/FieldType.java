@@ -71,9 +71,13 @@ public record FieldType(String name, String element, Primitive primitive, int co
         }
         int count = 1;
         if (m.group(2) != null) {
-            count = Integer.parseInt(m.group(2));
+            try {
+                count = Integer.parseInt(m.group(2));
+            } catch (NumberFormatException e) {
+                count = -1;
+            }
             if (count < 1 || count > MAX_COUNT) {
-                throw new IllegalArgumentException("array length " + count + " of '" + text + "' is outside 1.." + MAX_COUNT);
+                throw new IllegalArgumentException("the array length of '" + text + "' is outside 1.." + MAX_COUNT);
             }
         }
         return new FieldType(text, m.group(1), PRIMITIVES.get(m.group(1)), count, m.group(2) != null);

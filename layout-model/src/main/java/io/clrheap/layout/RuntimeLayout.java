@@ -44,7 +44,7 @@ public record RuntimeLayout(
         constants = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(constants));
         globals = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(globals));
         contracts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(contracts));
-        dacFieldOrder = Map.copyOf(dacFieldOrder);
+        dacFieldOrder = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(dacFieldOrder));
         sources = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(sources));
     }
 

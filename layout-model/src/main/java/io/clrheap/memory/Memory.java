@@ -48,7 +48,23 @@ public interface Memory {
         return readLong(address);
     }
 
+    /** The largest block {@link #readBytes} copies onto the Java heap; bigger blocks are read in pieces by callers. */
+    int MAX_READ_BYTES = 64 << 20;
+
+    /**
+     * Copies {@code length} bytes into a new array. Checks the length and that the bytes are present before
+     * allocating, so a corrupt length read from a dump cannot exhaust the Java heap.
+     */
     default byte[] readBytes(long address, int length) {
+        if (length < 0 || length > MAX_READ_BYTES) {
+            throw new IllegalArgumentException(String.format("cannot read %d bytes at 0x%x from %s: at most %d at a time",
+                    length, address, describe(), MAX_READ_BYTES));
+        }
+        if (!contains(address, length)) {
+            readByte(address); // throws with the precise reason when the first or last byte is missing
+            readByte(address + length - 1);
+            throw new MissingMemoryException(address, length, describe(), MissingMemoryException.Reason.NOT_MAPPED);
+        }
         byte[] bytes = new byte[length];
         read(address, bytes, 0, length);
         return bytes;

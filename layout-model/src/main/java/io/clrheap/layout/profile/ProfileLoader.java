@@ -35,7 +35,7 @@ import java.util.Set;
  * Reads runtime profiles: JSON documents in the shape of the runtime's own data descriptor (the cDAC compact
  * format: {@code types} with a size {@code "!"} and field offsets, {@code globals}, {@code contracts}, and a
  * {@code baseline} they build on), extended so that every field carries its type, certainty and source. See
- * {@code PROFILES.md} beside the profile files for the format.
+ * {@code docs/profiles.md} beside the profile files for the format.
  *
  * <p>A profile is resolved in layers: its baseline (recursively), then the file itself, then the section of
  * its {@code variants} for the GC flavour asked for. A later layer adds or replaces fields; {@code null}
@@ -55,8 +55,12 @@ public final class ProfileLoader {
             "globals", "constants", "contracts", "dacTable", "builds", "dacFieldOrder", "variants");
     private static final Set<String> VARIANT_KEYS = Set.of("?", "sources", "types", "globals", "constants", "contracts",
             "dacFieldOrder");
-    /** A baseline chain longer than this is a cycle or a mistake. */
+    /** A baseline chain longer than this is a mistake. */
     private static final int MAX_BASELINE_DEPTH = 8;
+    /** No runtime structure is 4 GiB; larger offsets or sizes are typos that would overflow arithmetic. */
+    private static final long MAX_OFFSET = 1L << 32;
+    /** g_dacTable has 129-158 entries in 8-10. */
+    private static final long MAX_DAC_TABLE_LENGTH = 100_000;
 
     private final DocumentSource source;
     private final ObjectMapper json;
@@ -85,15 +89,19 @@ public final class ProfileLoader {
     public RuntimeLayout load(String name, GcFlavor gc) {
         Draft draft = new Draft();
         List<String> chain = new ArrayList<>();
-        applyWithBaselines(name, gc, draft, chain, 0);
+        applyWithBaselines(name, gc, draft, chain, new ArrayList<>());
         return draft.build(String.join(" + ", chain), gc);
     }
 
-    private void applyWithBaselines(String name, GcFlavor gc, Draft draft, List<String> chain, int depth) {
+    private void applyWithBaselines(String name, GcFlavor gc, Draft draft, List<String> chain, List<String> visiting) {
         String file = name + ".json";
-        if (depth > MAX_BASELINE_DEPTH || chain.stream().anyMatch(c -> c.startsWith(file))) {
-            throw new ProfileException(file, null, null, "baseline chain " + chain + " loops or is deeper than " + MAX_BASELINE_DEPTH);
+        if (visiting.contains(name)) {
+            throw new ProfileException(file, null, null, "baseline chain loops: " + String.join(" -> ", visiting) + " -> " + name);
         }
+        if (visiting.size() > MAX_BASELINE_DEPTH) {
+            throw new ProfileException(file, null, null, "baseline chain is deeper than " + MAX_BASELINE_DEPTH + ": " + visiting);
+        }
+        visiting.add(name);
         ObjectNode root = parse(file, source.read(name).orElseThrow(
                 () -> new ProfileException(file, null, null, "no such profile")));
         for (var it = root.fieldNames(); it.hasNext(); ) {
@@ -107,7 +115,7 @@ public final class ProfileLoader {
             throw new ProfileException(file, null, null, "'baseline' must name another profile or be \"empty\"");
         }
         if (!baseline.asText().equals("empty")) {
-            applyWithBaselines(baseline.asText(), gc, draft, chain, depth + 1);
+            applyWithBaselines(baseline.asText(), gc, draft, chain, visiting);
         }
         chain.add(file);
         draft.apply(root, file, true);
@@ -353,13 +361,21 @@ public final class ProfileLoader {
                     throw new ProfileException(origin, "builds", version, "a build must have \"version\" and \"dacTableLength\": [length, certainty, source]");
                 }
                 long n = resolver.number(length.get(0), origin, "builds", version, "dacTableLength");
+                if (n < 1 || n > MAX_DAC_TABLE_LENGTH) {
+                    throw new ProfileException(origin, "builds", version, "dacTableLength " + n + " is outside 1.." + MAX_DAC_TABLE_LENGTH);
+                }
                 Map<String, DacTable.DacTableEntry> entries = new LinkedHashMap<>(shared);
                 if (b.has("dacTable")) {
                     LinkedHashMap<String, Entry> overrides = new LinkedHashMap<>();
                     mergeEntries(b.get("dacTable"), overrides, origin, "builds." + version + ".dacTable");
                     entries.putAll(dacEntries(overrides, resolver));
                 }
+                Map<Integer, String> byIndex = new java.util.HashMap<>();
                 for (DacTable.DacTableEntry e : entries.values()) {
+                    String other = byIndex.put(e.index(), e.name());
+                    if (other != null) {
+                        throw new ProfileException(origin, "dacTable", e.name(), "index " + e.index() + " is also " + other + " in build " + version);
+                    }
                     if (e.index() >= n) {
                         throw new ProfileException(origin, "dacTable", e.name(), "index " + e.index() + " is beyond the table length " + n + " of build " + version);
                     }
@@ -407,8 +423,8 @@ public final class ProfileLoader {
                 } else {
                     size = OptionalLong.of(resolver.number(s, draft.size.origin(), name, "!", "size"));
                 }
-                if (size.getAsLong() <= 0) {
-                    throw new ProfileException(draft.size.origin(), name, "!", "size must be positive, found " + size.getAsLong());
+                if (size.getAsLong() <= 0 || size.getAsLong() > MAX_OFFSET) {
+                    throw new ProfileException(draft.size.origin(), name, "!", "size must be in 1.." + MAX_OFFSET + ", found " + size.getAsLong());
                 }
             }
             List<FieldLayout> fields = new ArrayList<>();
@@ -447,8 +463,8 @@ public final class ProfileLoader {
                 throw new ProfileException(origin, typeName, fieldName, "a field must be [offset, type, certainty, source(, note)]");
             }
             long offset = resolver.number(n.get(0), origin, typeName, fieldName, "offset");
-            if (offset < 0) {
-                throw new ProfileException(origin, typeName, fieldName, "negative offset " + offset);
+            if (offset < 0 || offset > MAX_OFFSET) {
+                throw new ProfileException(origin, typeName, fieldName, "offset " + offset + " is outside 0.." + MAX_OFFSET);
             }
             FieldType type;
             try {

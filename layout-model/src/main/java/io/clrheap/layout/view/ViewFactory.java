@@ -16,13 +16,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.HashMap;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
 import net.bytebuddy.dynamic.scaffold.subclass.ConstructorStrategy;
 import net.bytebuddy.implementation.FieldAccessor;
 import net.bytebuddy.implementation.Implementation;
@@ -54,14 +52,24 @@ import net.bytebuddy.matcher.ElementMatchers;
  */
 public final class ViewFactory {
 
-    /** Makes generated class names unique across factories (classes are defined in this package). */
-    private static final AtomicLong CLASS_SEQUENCE = new AtomicLong();
-
     private final RuntimeLayout layout;
-    private final Map<Class<?>, Generated> generated = new ConcurrentHashMap<>();
+    private final Map<Class<?>, Generated> generated = new HashMap<>();
+    /** The factory's own class loader: its generated classes are unloaded with it. */
+    private final GeneratedViewLoader loader = new GeneratedViewLoader(ViewFactory.class.getClassLoader());
 
     public ViewFactory(RuntimeLayout layout) {
         this.layout = layout;
+    }
+
+    /** Defines the generated view classes of one factory; they see the view interfaces through the parent. */
+    private static final class GeneratedViewLoader extends ClassLoader {
+        GeneratedViewLoader(ClassLoader parent) {
+            super(parent);
+        }
+
+        Class<?> define(String name, byte[] bytes) {
+            return defineClass(name, bytes, 0, bytes.length);
+        }
     }
 
     public RuntimeLayout layout() {
@@ -90,15 +98,12 @@ public final class ViewFactory {
     private record Generated(Class<?> implementation, TypeLayout type, boolean writable, MethodHandle constructor) {
     }
 
-    private Generated generate(Class<?> view) {
+    /** Synchronized: a view is generated once per factory (generating one re-enters for the views it embeds). */
+    private synchronized Generated generate(Class<?> view) {
         Generated g = generated.get(view);
         if (g == null) {
-            // not computeIfAbsent: generating a view generates the views it embeds, which re-enters this map
             g = define(view);
-            Generated raced = generated.putIfAbsent(view, g);
-            if (raced != null) {
-                g = raced;
-            }
+            generated.put(view, g);
         }
         return g;
     }
@@ -115,8 +120,8 @@ public final class ViewFactory {
                 view.getSimpleName() + ": structure '" + struct.value() + "' is not in the " + layout.describe() + " profile"));
         boolean writable = WritableStructView.class.isAssignableFrom(view);
         Class<?> memoryType = writable ? WritableMemory.class : Memory.class;
-        String name = ViewFactory.class.getPackageName() + ".Generated$" + view.getSimpleName() + "$"
-                + layout.version().shortName() + "_" + layout.gc().id() + "$" + CLASS_SEQUENCE.incrementAndGet();
+        String name = ViewFactory.class.getPackageName() + ".generated." + view.getName().replace('.', '_') + "$"
+                + layout.version().shortName() + "_" + layout.gc().id();
 
         DynamicType.Builder<?> builder = new ByteBuddy()
                 .subclass(Object.class, ConstructorStrategy.Default.NO_CONSTRUCTORS)
@@ -158,9 +163,8 @@ public final class ViewFactory {
 
         Class<?> implementation;
         try (DynamicType.Unloaded<?> unloaded = builder.make()) {
-            // defined in this package's class loader, so that generated views can refer to the views they embed
-            implementation = unloaded.load(ViewFactory.class.getClassLoader(),
-                    ClassLoadingStrategy.UsingLookup.of(MethodHandles.lookup())).getLoaded();
+            // one loader per factory: generated views can refer to the views they embed, and are unloaded together
+            implementation = loader.define(name, unloaded.getBytes());
         }
         try {
             MethodHandle ctor = MethodHandles.publicLookup().findConstructor(implementation,

@@ -2,7 +2,6 @@ package io.clrheap.layout.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.clrheap.layout.Certainty;
 import io.clrheap.layout.FieldLayout;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
@@ -159,15 +158,56 @@ class ProfileFactsTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("allProfiles")
-    void everyFactNamesACertaintyAndACitedSource(RuntimeVersion v, GcFlavor gc) {
+    void dumpFactsCiteADumpAndSourceFactsCiteARevisionOfTheRuntime(RuntimeVersion v, GcFlavor gc) {
         RuntimeLayout l = load(v, gc);
-        for (TypeLayout t : l.types().values()) {
-            for (FieldLayout f : t.fields()) {
-                assertThat(f.provenance().certainty()).as("%s.%s", t.name(), f.name()).isIn((Object[]) Certainty.values());
-                assertThat(l.sources()).as("source of %s.%s", t.name(), f.name()).containsKey(f.provenance().sourceKey());
+        java.util.List<io.clrheap.layout.Provenance> all = new java.util.ArrayList<>();
+        l.types().values().forEach(t -> t.fields().forEach(f -> all.add(f.provenance())));
+        l.constants().values().forEach(c -> all.add(c.provenance()));
+        l.globals().values().forEach(g -> all.add(g.provenance()));
+        for (var p : all) {
+            switch (p.certainty()) {
+                case DUMP -> assertThat(p.sourceKey()).as(p.describe()).matches("[ED]:.*");
+                case SOURCE -> assertThat(p.citation()).as(p.describe()).containsPattern("dotnet/(runtime|diagnostics):");
+                case INFERRED -> assertThat(p.citation()).as(p.describe()).isNotBlank();
             }
         }
-        l.constants().values().forEach(c -> assertThat(l.sources()).containsKey(c.provenance().sourceKey()));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("allProfiles")
+    void factsStatedTwiceAgree(RuntimeVersion v, GcFlavor gc) {
+        RuntimeLayout l = load(v, gc);
+        assertThat(l.offset("IGCHeapVtable", "DiagDescrGenerations"))
+                .isEqualTo(l.constant("IGCHeap.DiagDescrGenerations.slot") * l.constant("IGCHeap.slot_size"));
+        assertThat(l.offset("TableSegment", "rgValue")).isEqualTo(l.constant("handle.header_size"));
+        assertThat(l.type("TableSegment").size()).hasValue(l.constant("handle.segment_size"));
+        assertThat(l.field("TableSegment", "rgValue").type().count()).isEqualTo(l.constant("handle.handles_per_segment"));
+        assertThat(l.constant("region.large_size")).isEqualTo(l.constant("region.basic_size") * l.constant("region.large_factor"));
+        assertThat(l.type("ObjectHeader").size()).hasValue(l.constant("object.header_size"));
+        assertThat(l.constant("object.base_size")).isEqualTo(l.constant("object.header_size") + l.type("Object").size().getAsLong());
+        assertThat(l.constant("free_object.mt_block_size")).isEqualTo(l.type("MethodTable").size().getAsLong());
+        assertThat(l.field("CFinalize", "m_FillPointers").type().count()).isEqualTo(l.constant("generation.count") + 2);
+        if (l.globals().containsKey("ObjectToMethodTableUnmask")) {
+            assertThat(l.globals().get("ObjectToMethodTableUnmask").longValue()).isEqualTo(l.constant("object.mt_unmask"));
+            assertThat(l.globals().get("ObjectHeaderSize").longValue()).isEqualTo(l.constant("object.header_size"));
+        }
+        if (l.findType("ContractDescriptor").isPresent()) {
+            assertThat(l.type("ContractDescriptor").size()).hasValue(0x28);
+        }
+    }
+
+    @Test
+    void net8PublishesNoDescriptorGlobalsWhile9And10Do() {
+        assertThat(load(RuntimeVersion.NET8, GcFlavor.SERVER).globals()).isEmpty();
+        assertThat(load(RuntimeVersion.NET9, GcFlavor.SERVER).globals()).containsKey("ObjectToMethodTableUnmask").doesNotContainKey("OperatingSystem");
+        assertThat(load(RuntimeVersion.NET10, GcFlavor.SERVER).globals()).containsKeys("ObjectToMethodTableUnmask", "OperatingSystem");
+    }
+
+    @Test
+    void dacTableEntriesAreOrderedByIndex() {
+        var entries = load(RuntimeVersion.NET10, GcFlavor.SERVER).primaryBuild().dacTable().entries().values().stream()
+                .map(io.clrheap.layout.DacTable.DacTableEntry::index).toList();
+        assertThat(entries).isSorted().doesNotHaveDuplicates();
     }
 
     @ParameterizedTest(name = "{0} {1}")

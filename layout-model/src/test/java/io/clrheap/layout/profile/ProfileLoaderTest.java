@@ -141,7 +141,34 @@ class ProfileLoaderTest {
         assertThatThrownBy(() -> loaderWith(Map.of(
                 "a", "{\"version\":0,\"baseline\":\"b\"}",
                 "b", "{\"version\":0,\"baseline\":\"a\"}")).load("a", GcFlavor.SERVER))
-                .hasMessageContaining("loops");
+                .hasMessage("a.json: baseline chain loops: a -> b -> a");
+    }
+
+    @Test
+    void rejectsTwoGlobalsAtOneDacTableIndex() {
+        assertThatThrownBy(() -> loaderWith(Map.of("dupidx", "{\"version\":0,\"baseline\":\"net8.0\",\"dacTable\":{\"g_other\":[20,\"inferred\",\"DACH\"]}}"))
+                .load("dupidx", GcFlavor.SERVER))
+                .hasMessageContaining("index 20 is also");
+    }
+
+    @Test
+    void rejectsAnOffsetBeyondFourGibibytes() {
+        assertThatThrownBy(() -> overNet8("\"Thread\":{\"far\":[\"0x7ffffffffffffff8\",\"pointer\",\"inferred\",\"DACH\"]}").load("custom", GcFlavor.SERVER))
+                .hasMessageContaining("Thread.far: offset 9223372036854775800 is outside 0..4294967296");
+    }
+
+    @Test
+    void rejectsAnArrayLengthThatIsNotANumber() {
+        assertThatThrownBy(() -> overNet8("\"Thread\":{\"arr\":[\"0x400\",\"uint8[99999999999]\",\"inferred\",\"DACH\"]}").load("custom", GcFlavor.SERVER))
+                .hasMessageContaining("the array length of 'uint8[99999999999]' is outside");
+    }
+
+    @Test
+    void writingAProfileTwiceGivesTheSameBytes() {
+        var layout = ProfileLoader.builtIn().load("net10.0", GcFlavor.SERVER);
+        assertThat(ProfileWriter.toJson(layout)).isEqualTo(ProfileWriter.toJson(ProfileLoader.builtIn().load("net10.0", GcFlavor.SERVER)));
+        assertThat(ProfileWriter.toJson(layout).indexOf("\"ThreadStore::s_pThreadStore\""))
+                .isLessThan(ProfileWriter.toJson(layout).indexOf("\"g_pFreeObjectMethodTable\""));
     }
 
     @Test

@@ -117,6 +117,15 @@ class ViewFactoryTest {
     }
 
     @Test
+    void eachFactoryHasItsOwnGeneratedClassesInItsOwnLoader() {
+        HeapSegment a = new ViewFactory(net8Server).view(HeapSegment.class, memory, BASE);
+        HeapSegment b = new ViewFactory(net8Server).view(HeapSegment.class, memory, BASE);
+        assertThat(a.getClass()).isNotSameAs(b.getClass());
+        assertThat(a.getClass().getClassLoader()).isNotSameAs(b.getClass().getClassLoader())
+                .isNotSameAs(ViewFactory.class.getClassLoader());
+    }
+
+    @Test
     void aWritableViewNeedsWritableMemory() {
         io.clrheap.memory.Memory readOnly = new ReadOnlyMemory(memory);
         assertThatThrownBy(() -> new ViewFactory(net8Server).bind(HeapSegment.Writable.class, readOnly))
