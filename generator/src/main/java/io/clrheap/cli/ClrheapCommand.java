@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
             "Builds, packages and walks .NET CoreCLR GC heaps (x64; .NET 8, 9, 10; server and workstation GC).",
             ""
         },
-        subcommands = {DemoCommand.class, LayoutCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, LayoutCommand.class, WalkCommand.class, CommandLine.HelpCommand.class},
         footerHeading = "%nAlso:%n",
         footer = {
             "  ./clrheap test   Run the whole test suite (mvn -B verify, by the launcher).",

@@ -10,6 +10,9 @@ public interface TableSegment extends StructView {
     /** Next block in a type's circular block chain. */
     @Field("rgAllocation") int allocation(int block);
 
+    /** Free-slot bits: mask {@code i} covers slots 32i..32i+31 (64 per block: two masks); a set bit is a free slot. */
+    @Field("rgFreeMask") int freeMask(int index);
+
     /** The handle type of a block. */
     @Field("rgBlockType") int blockType(int block);
 

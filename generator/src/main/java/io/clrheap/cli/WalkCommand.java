@@ -1,0 +1,310 @@
+package io.clrheap.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.report.DumpHeapStat;
+import io.clrheap.walker.report.EeHeapReport;
+import io.clrheap.walker.report.HandleInfo;
+import io.clrheap.walker.report.HandleTableWalker;
+import io.clrheap.walker.report.ProblemCollector;
+import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.elf.ElfCore;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.target.TargetException;
+import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.walk.HeapWalker;
+import io.clrheap.walker.walk.ObjectVisitor;
+import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.walk.WalkRules;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code clrheap walk DUMP}: finds the GC heap in a dump without the DAC and reports on it. */
+@Command(
+        name = "walk",
+        mixinStandardHelpOptions = true,
+        description = {"Find and walk the GC heap of a .NET 8/9/10 Linux x64 ELF core dump (.xz accepted), without the DAC.",
+            "The runtime build and GC flavour are read from the dump itself."},
+        footer = {
+            "",
+            "Examples:",
+            "  ./clrheap walk golden/real/net8-svr/core.xz --stat",
+            "  ./clrheap walk core.1234 --objects > objects.tsv",
+            "  ./clrheap walk golden/real/net10-svr/core.xz --eeheap",
+            "  ./clrheap walk golden/real/net9-wks/core.xz --handles --json",
+            "  ./clrheap walk golden/real/net8-nomodule/core.xz --module Sarif.Multitool --verify",
+            "",
+            "Exit codes: 0 success; 1 problems found (--verify) or a failure; 2 bad usage;",
+            "3 the dump cannot be opened as a .NET process (not a core, unknown build, module headers missing)."
+        })
+final class WalkCommand implements Callable<Integer> {
+
+    static final int EXIT_CANNOT_OPEN = 3;
+
+    @Parameters(index = "0", paramLabel = "DUMP", description = "An ELF core dump of a .NET process (or DUMP.xz).")
+    Path dump;
+
+    @CommandLine.ArgGroup(exclusive = true)
+    Report report = new Report();
+
+    static final class Report {
+        @Option(names = "--stat", description = "Objects and bytes per type, as SOS dumpheap -stat prints them (the default).")
+        boolean stat;
+
+        @Option(names = "--objects", description = "Every object: address, MT, size (unaligned), type; tab-separated.")
+        boolean objects;
+
+        @Option(names = "--eeheap", description = "Per heap, every region with generation, flags and bounds; allocation contexts.")
+        boolean eeheap;
+
+        @Option(names = "--handles", description = "GC handle counts by type, then every handle with its target.")
+        boolean handles;
+
+        @Option(names = "--verify", description = "Walk and list every problem found; exit code 1 when there is any.")
+        boolean verify;
+    }
+
+    @Option(names = "--json", description = "Machine-readable output of the chosen report.")
+    boolean json;
+
+    @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
+    Path module;
+
+    @Option(names = "--names", paramLabel = "FILE", description = "Type names: lines of 'mt type' or 'address size mt type' (live-objects.txt).")
+    Path names;
+
+    @Option(names = "--parallel", paramLabel = "N", description = "Threads walking regions for --stat and --verify (default: the number of processors).")
+    int parallel = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = {"-q", "--quiet"}, description = "No summary line on stderr.")
+    boolean quiet;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (!Files.isRegularFile(dump)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no such file: " + dump);
+        }
+        if (parallel < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
+        }
+        TypeNames typeNames = names == null ? TypeNames.none() : TypeNames.load(names);
+        try (ElfCore core = ElfCore.open(dump, note -> note(err, note))) {
+            Target target;
+            try {
+                target = new TargetOpener(ProfileLoader.builtIn()).open(core, core.mappedFiles(), Optional.ofNullable(module));
+            } catch (TargetException e) {
+                err.println("clrheap walk: " + dump + ": " + e.getMessage());
+                return EXIT_CANNOT_OPEN;
+            }
+            DiscoveredHeap heap = new HeapDiscovery(target).discover();
+            if (!quiet) {
+                err.printf("%s: %s (identified by %s), %d heap%s, %d regions, runtime module at 0x%x%n", dump.getFileName(),
+                        target.describe(), target.versionSource(), heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s",
+                        heap.regionsByAddress().size(), target.module().base());
+            }
+            HeapWalker walker = new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
+            if (report.objects) {
+                return objects(out, walker, heap, typeNames);
+            }
+            if (report.eeheap) {
+                EeHeapReport r = new EeHeapReport(target, heap);
+                if (json) {
+                    printJson(out, r.toJson());
+                } else {
+                    r.print(out);
+                }
+                return 0;
+            }
+            if (report.handles) {
+                return handles(out, target, heap);
+            }
+            if (report.verify) {
+                return verify(out, walker, heap);
+            }
+            return stat(out, err, walker, heap, typeNames);
+        } catch (DumpFormatException e) {
+            err.println("clrheap walk: " + e.getMessage());
+            return EXIT_CANNOT_OPEN;
+        } catch (IOException e) {
+            err.println("clrheap walk: " + dump + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private void note(PrintWriter err, String note) {
+        if (!quiet) {
+            err.println("clrheap: " + note);
+        }
+    }
+
+    private int stat(PrintWriter out, PrintWriter err, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws InterruptedException {
+        List<StatAndProblems> parts = walker.walkRegions(StatAndProblems::new, parallel);
+        DumpHeapStat stat = new DumpHeapStat();
+        long problems = heap.problems().size();
+        for (StatAndProblems p : parts) {
+            stat.merge(p.stat);
+            problems += p.problems;
+        }
+        if (json) {
+            ObjectNode root = stat.toJson(names, heap.freeMethodTable());
+            root.put("problems", problems);
+            printJson(out, root);
+        } else {
+            stat.print(out, names, heap.freeMethodTable());
+        }
+        if (problems > 0 && !quiet) {
+            err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", problems, problems == 1 ? "" : "s");
+        }
+        return 0;
+    }
+
+    /** Per-region part of --stat: the statistics and a count of problems. */
+    private static final class StatAndProblems implements ObjectVisitor {
+        final DumpHeapStat stat = new DumpHeapStat();
+        long problems;
+
+        @Override
+        public void object(long address, long methodTable, long size, Region region) {
+            stat.object(address, methodTable, size, region);
+        }
+
+        @Override
+        public void problem(Problem problem) {
+            problems++;
+        }
+    }
+
+    private int objects(PrintWriter out, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws IOException {
+        long free = heap.freeMethodTable();
+        if (json) {
+            JsonGenerator g = new ObjectMapper().getFactory().createGenerator(out);
+            g.writeStartArray();
+            walker.walk((address, mt, size, region) -> {
+                try {
+                    g.writeStartObject();
+                    g.writeStringField("address", "0x" + Long.toHexString(address));
+                    g.writeStringField("mt", "0x" + Long.toHexString(mt));
+                    g.writeNumberField("size", size);
+                    g.writeStringField("type", names.display(mt, free));
+                    g.writeStringField("generation", region.kind().id());
+                    g.writeNumberField("heap", region.heap());
+                    g.writeEndObject();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            g.writeEndArray();
+            g.flush();
+            out.println();
+            return 0;
+        }
+        out.println("address\tmt\tsize\ttype");
+        StringBuilder line = new StringBuilder(128);
+        walker.walk((address, mt, size, region) -> {
+            line.setLength(0);
+            line.append("0x").append(Long.toHexString(address)).append('\t').append("0x").append(Long.toHexString(mt))
+                    .append('\t').append(size).append('\t').append(names.display(mt, free));
+            out.println(line);
+        });
+        out.flush();
+        return 0;
+    }
+
+    private int handles(PrintWriter out, Target target, DiscoveredHeap heap) {
+        HandleTableWalker walker = new HandleTableWalker(target, heap.heaps().size());
+        List<HandleInfo> handles = walker.handles();
+        Map<String, Integer> counts = new TreeMap<>();
+        handles.forEach(h -> counts.merge(h.typeName(), 1, Integer::sum));
+        if (json) {
+            ObjectNode root = JsonNodeFactory.instance.objectNode();
+            ObjectNode byType = root.putObject("counts");
+            counts.forEach(byType::put);
+            ArrayNode list = root.putArray("handles");
+            for (HandleInfo h : handles) {
+                ObjectNode hj = list.addObject();
+                hj.put("handle", "0x" + Long.toHexString(h.handle()));
+                hj.put("type", h.typeName());
+                hj.put("target", "0x" + Long.toHexString(h.target()));
+                if (h.secondary() != 0) {
+                    hj.put("secondary", "0x" + Long.toHexString(h.secondary()));
+                }
+                hj.put("table", h.table());
+            }
+            ArrayNode problems = root.putArray("problems");
+            walker.problems().forEach(p -> problems.add(p.describe()));
+            printJson(out, root);
+            return 0;
+        }
+        out.println("Handles by type:");
+        counts.forEach((type, n) -> out.printf("  %-24s %,8d%n", type, n));
+        out.printf("  %-24s %,8d%n", "total", handles.size());
+        out.println();
+        out.printf("%-18s %-22s %-18s %-18s %s%n", "handle", "type", "target", "secondary", "table");
+        for (HandleInfo h : handles) {
+            out.printf("0x%-16x %-22s 0x%-16x %-18s %d%n", h.handle(), h.typeName(), h.target(),
+                    h.secondary() == 0 ? "" : "0x" + Long.toHexString(h.secondary()), h.table());
+        }
+        walker.problems().forEach(p -> out.println("problem: " + p.describe()));
+        return 0;
+    }
+
+    private int verify(PrintWriter out, HeapWalker walker, DiscoveredHeap heap) throws InterruptedException {
+        ProblemCollector all = new ProblemCollector();
+        heap.problems().forEach(all::problem);
+        for (ProblemCollector part : walker.walkRegions(ProblemCollector::new, parallel)) {
+            all.merge(part);
+        }
+        if (json) {
+            ObjectNode root = JsonNodeFactory.instance.objectNode();
+            root.put("objects", all.objects());
+            root.put("problems", all.total());
+            ArrayNode list = root.putArray("list");
+            for (Problem p : all.problems()) {
+                ObjectNode pj = list.addObject();
+                pj.put("kind", p.kind().name());
+                pj.put("address", "0x" + Long.toHexString(p.address()));
+                pj.put("region", p.region());
+                pj.put("detail", p.detail());
+            }
+            printJson(out, root);
+        } else {
+            all.problems().forEach(p -> out.println(p.describe()));
+            out.printf("%,d objects walked, %,d problem%s%n", all.objects(), all.total(), all.total() == 1 ? "" : "s");
+        }
+        return all.total() == 0 ? 0 : 1;
+    }
+
+    private static void printJson(PrintWriter out, ObjectNode node) {
+        try {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

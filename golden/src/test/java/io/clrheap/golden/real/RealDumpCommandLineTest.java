@@ -1,0 +1,207 @@
+package io.clrheap.golden.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.cli.ClrheapCommand;
+import io.clrheap.walker.source.elf.ElfCore;
+import io.clrheap.walker.source.elf.MappedFile;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/** {@code clrheap walk} on the real dumps, as a user runs it. */
+class RealDumpCommandLineTest {
+
+    static final List<String> WALKABLE = RealDump.WALKABLE;
+
+    /** Set -Dclrheap.golden.update=true to rewrite the expected outputs (then review the diff). */
+    private static final boolean UPDATE = Boolean.getBoolean("clrheap.golden.update");
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run clrheap(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = ClrheapCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest
+    @FieldSource("WALKABLE")
+    void walkStatEqualsTheCommittedExpectedOutput(String name) throws IOException {
+        Path dump = RealDump.root().resolve(name).resolve("core.xz");
+        Run r = clrheap("walk", dump.toString(), "--stat", "--names", RealDump.root().resolve(name).resolve("live-objects.txt").toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        Path expected = RealDump.root().resolve(name).resolve("expected").resolve("dumpheap-stat.txt");
+        if (UPDATE) {
+            Files.createDirectories(expected.getParent());
+            Files.writeString(expected, r.out(), StandardCharsets.UTF_8);
+        }
+        assertThat(r.out()).isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
+        assertThat(r.out()).startsWith("Statistics:\n").containsPattern("\\n *[0-9a-f]{12} +[0-9,]+ +[0-9,]+ Free\\n")
+                .containsPattern("\\nTotal [0-9,]+ objects, [0-9,]+ bytes\\n$");
+    }
+
+    @ParameterizedTest
+    @FieldSource("WALKABLE")
+    void theStatTotalsAreTheSumOfTheObjectList(String name) {
+        Path dump = RealDump.root().resolve(name).resolve("core.xz");
+        Run objects = clrheap("walk", dump.toString(), "--objects", "-q");
+        List<String> rows = objects.out().lines().skip(1).toList();
+        long bytes = rows.stream().mapToLong(l -> Long.parseLong(l.split("\t")[2])).sum();
+        Run stat = clrheap("walk", dump.toString(), "--stat", "-q", "--parallel", "3");
+        assertThat(stat.out()).endsWith(String.format("Total %,d objects, %,d bytes%n", rows.size(), bytes));
+        assertThat(objects.out()).startsWith("address\tmt\tsize\ttype\n");
+    }
+
+    @Test
+    void theEmptyStringIsReportedAt22Bytes() {
+        Run r = clrheap("walk", RealDump.root().resolve("net9-withheap/core.xz").toString(), "--objects", "-q");
+        assertThat(r.out()).containsPattern("\\t22\\t");
+    }
+
+    @Test
+    void eeheapListsEveryRegionAndTheThreadsAllocationContexts() {
+        Run r = clrheap("walk", RealDump.root().resolve("net8-svr/core.xz").toString(), "--eeheap");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains(".NET 8.0.30, server GC", "2 heaps", "Heap 0 (gc_heap 0x", "Heap 1 (gc_heap 0x", "frozen", "loh", "poh");
+        for (String line : RealDump.of("net8-svr").lines("allocation-contexts.txt")) {
+            String at = line.replaceAll(".*found at (0x[0-9a-f]+).*", "$1");
+            if (at.startsWith("0x")) {
+                assertThat(r.out()).contains(String.format("0x%012x", RealDump.hex(at)));
+            }
+        }
+    }
+
+    @Test
+    void handlesPrintsCountsByTypeAndEveryHandle() {
+        Run r = clrheap("walk", RealDump.root().resolve("net10-svr/core.xz").toString(), "--handles");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("Handles by type:", "strong", "weak_short", "weak_long", "pinned", "dependent");
+        assertThat(r.out()).contains("0x7f030b5f19f8"); // the program's dependent handle (handles.txt)
+    }
+
+    @Test
+    void verifyOfARealDumpFindsNoProblem() {
+        Run r = clrheap("walk", RealDump.root().resolve("net10-compact/core.xz").toString(), "--verify", "--json");
+        assertThat(r.exitCode()).as(r.out()).isZero();
+        assertThat(r.out()).contains("\"problems\" : 0");
+    }
+
+    @Test
+    void aDumpWithoutTheRuntimeModuleHeadersIsRefusedWithExitCode3() {
+        Run r = clrheap("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--stat");
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err()).contains("ELF headers", "not in the dump", "Sarif.Multitool", "--module FILE");
+    }
+
+    /**
+     * net8-nomodule's runtime is the same 8.0.30 single-file host as net8-svr's, whose dump keeps the host's
+     * non-executable mappings: rebuild the part of the binary that symbol lookup reads (each PT_LOAD's bytes at its
+     * file offset, code pages zero) and give it as --module.
+     */
+    @Test
+    void theRuntimeBinaryGivenWithModuleOpensTheDump(@TempDir Path tmp) throws Exception {
+        Path binary = tmp.resolve("Sarif.Multitool");
+        rebuildModuleFile(RealDump.of("net8-svr").core, "Sarif.Multitool", binary);
+        Path names = RealDump.root().resolve("net8-nomodule/live-objects.txt");
+        Run r = clrheap("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--module", binary.toString(),
+                "--names", names.toString(), "--stat");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).contains(".NET 8.0.30, workstation GC");
+        assertThat(r.out()).contains("Node", "Free").containsPattern("Total [0-9,]+ objects");
+        for (RealDump.LiveObject o : readLive("net8-nomodule")) {
+            assertThat(r.out()).contains(String.format("%012x", o.mt()));
+        }
+    }
+
+    @Test
+    void aModuleFileOfAnotherNameIsRefused(@TempDir Path tmp) throws IOException {
+        Path other = tmp.resolve("libcoreclr.so");
+        Files.writeString(other, "not an ELF file");
+        Run r = clrheap("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--module", other.toString());
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err()).contains("no file named libcoreclr.so is mapped in the dump");
+    }
+
+    @Test
+    void aFileThatIsNotACoreIsRefusedWithExitCode3(@TempDir Path tmp) throws IOException {
+        Path notCore = tmp.resolve("notes.txt");
+        Files.writeString(notCore, "hello, this is not an ELF core file at all");
+        Run r = clrheap("walk", notCore.toString());
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err()).contains("notes.txt");
+    }
+
+    private static List<RealDump.LiveObject> readLive(String name) {
+        try {
+            return Files.readAllLines(RealDump.root().resolve(name).resolve("live-objects.txt")).stream()
+                    .filter(l -> !l.startsWith("#") && !l.isBlank()).limit(50)
+                    .map(l -> l.split(" ", 4))
+                    .map(t -> new RealDump.LiveObject(RealDump.hex(t[0]), Long.parseLong(t[1]), RealDump.hex(t[2]), t[3])).toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** d_tag values whose d_ptr ld.so rebased to an absolute address in the running image (elf.h). */
+    private static final java.util.Set<Long> POINTER_TAGS = java.util.Set.of(3L, 4L, 5L, 6L, 7L, 12L, 13L, 17L, 23L, 25L, 26L,
+            0x6ffffef5L, 0x6ffffff0L, 0x6ffffffcL, 0x6ffffffeL);
+
+    /**
+     * Writes each PT_LOAD of the module's in-memory image at its file offset (bytes not in the dump stay zero), and
+     * turns the dynamic section's rebased pointers back into the link-time addresses a file on disk holds.
+     */
+    private static void rebuildModuleFile(ElfCore core, String name, Path out) throws IOException {
+        long base = core.mappedFiles().stream().filter(f -> f.path().endsWith("/" + name) && f.fileOffset() == 0)
+                .mapToLong(MappedFile::start).findFirst().orElseThrow();
+        long phoff = core.readLong(base + 0x20);
+        int phentsize = core.readShort(base + 0x36) & 0xffff;
+        int phnum = core.readShort(base + 0x38) & 0xffff;
+        List<long[]> pending = new java.util.ArrayList<>();
+        try (FileChannel file = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (int i = 0; i < phnum; i++) {
+                long ph = base + phoff + (long) i * phentsize;
+                if (core.readInt(ph) == 2) { // PT_DYNAMIC
+                    long offset = core.readLong(ph + 8);
+                    long vaddr = core.readLong(ph + 16);
+                    long filesz = core.readLong(ph + 32);
+                    for (long e = 0; e + 16 <= filesz; e += 16) {
+                        long tag = core.readLong(base + vaddr + e);
+                        long value = core.readLong(base + vaddr + e + 8);
+                        if (POINTER_TAGS.contains(tag) && Long.compareUnsigned(value, base) >= 0) {
+                            pending.add(new long[] {offset + e + 8, value - base});
+                        }
+                    }
+                }
+                if (core.readInt(ph) != 1) { // PT_LOAD
+                    continue;
+                }
+                long offset = core.readLong(ph + 8);
+                long vaddr = core.readLong(ph + 16);
+                long filesz = core.readLong(ph + 32);
+                for (long p = 0; p < filesz; p += 4096) {
+                    int n = (int) Math.min(4096, filesz - p);
+                    if (core.contains(base + vaddr + p, n)) {
+                        file.write(ByteBuffer.wrap(core.readBytes(base + vaddr + p, n)), offset + p);
+                    }
+                }
+            }
+            for (long[] fix : pending) {
+                file.write(ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(fix[1]).flip(), fix[0]);
+            }
+        }
+    }
+}

@@ -1,0 +1,291 @@
+package io.clrheap.walker.discovery;
+
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.layout.view.AllocContext;
+import io.clrheap.layout.view.GcDacVars;
+import io.clrheap.layout.view.HeapSegment;
+import io.clrheap.layout.view.NativeThread;
+import io.clrheap.layout.view.ThreadStore;
+import io.clrheap.layout.view.ViewType;
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.walk.ProblemKind;
+import io.clrheap.walker.walk.WalkLimits;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The dump path of discovery (discovery.md sections 5-8): {@code g_gcDacGlobals} → GcDacVars → heaps (server:
+ * {@code n_heaps}, {@code g_heaps} and the published {@code gc_heap} field offsets; workstation: the static
+ * members) → generation tables (stride {@code generation_size}, field offsets as published) → region chains; the
+ * ephemeral region ends at {@code alloc_allocated}. Then the thread store → every thread's allocation context,
+ * each heap's gen0 context and the global one.
+ */
+public final class HeapDiscovery {
+
+    /** Index of {@code generation_table} in the published gc_heap field offsets (GENERATION_TABLE_FIELD_INDEX: DACH). */
+    private static final String[] GC_HEAP_FIELDS = {"alloc_allocated", "ephemeral_heap_segment", "finalize_queue", "generation_table"};
+
+    private final Target target;
+    private final Memory memory;
+    private final RuntimeLayout layout;
+    private final WalkLimits limits;
+    private final List<Problem> problems = new ArrayList<>();
+
+    public HeapDiscovery(Target target, WalkLimits limits) {
+        this.target = target;
+        this.memory = target.memory();
+        this.layout = target.layout();
+        this.limits = limits;
+    }
+
+    public HeapDiscovery(Target target) {
+        this(target, WalkLimits.DEFAULT);
+    }
+
+    public DiscoveredHeap discover() {
+        GcDacVars vars = target.views().view(GcDacVars.class, memory, target.globalPointer("g_gcDacGlobals"));
+        long stride = vars.generationSize();
+        long[] generationOffsets = publishedGenerationOffsets(vars);
+        boolean gcInProgress = memory.readInt(vars.gcStructuresInvalidCnt()) != 0;
+        if (gcInProgress) {
+            problems.add(new Problem(ProblemKind.GC_IN_PROGRESS, vars.gcStructuresInvalidCnt(), "",
+                    "gc_structures_invalid_cnt is not 0: the dump was taken during a GC; objects may be moving"));
+        }
+        List<HeapRoots> roots = layout.gc() == GcFlavor.SERVER ? serverHeaps(vars) : List.of(workstationHeap(vars));
+        Set<Long> seen = new HashSet<>();
+        int[] regionBudget = {limits.maxRegions()};
+        List<SubHeap> heaps = new ArrayList<>();
+        List<AllocContextInfo> contexts = new ArrayList<>();
+        for (HeapRoots r : roots) {
+            heaps.add(new SubHeap(r.index, r.gcHeap, r.generationTable, r.allocAllocated, r.ephemeralSegment, r.finalizeQueue,
+                    regions(r, stride, generationOffsets[1], seen, regionBudget)));
+            long gen0Context = r.generationTable + generationOffsets[0];
+            contexts.add(context("heap " + r.index + " gen0", gen0Context));
+        }
+        contexts.addAll(threadContexts());
+        contexts.add(globalContext());
+        long freeMt = target.globalPointer("g_pFreeObjectMethodTable");
+        return new DiscoveredHeap(layout.gc(), heaps, contexts.stream().filter(this::plausible).toList(), freeMt, gcInProgress, problems);
+    }
+
+    /** allocation_context and start_segment offsets as the runtime publishes them; the profile's when unreadable. */
+    private long[] publishedGenerationOffsets(GcDacVars vars) {
+        long[] profile = {layout.offset("generation", "allocation_context"), layout.offset("generation", "start_segment")};
+        long array = vars.generationFieldOffsets();
+        if (array == 0) {
+            return profile;
+        }
+        long[] published = {memory.readInt(array), memory.readInt(array + 4)};
+        for (int i = 0; i < 2; i++) {
+            if (published[i] != profile[i]) {
+                problems.add(new Problem(ProblemKind.OFFSET_MISMATCH, array + 4L * i, "", String.format(
+                        "generation_field_offsets[%d] = %d, the profile says %d; using the published offset", i, published[i], profile[i])));
+            }
+        }
+        return published;
+    }
+
+    private record HeapRoots(int index, long gcHeap, long generationTable, long allocAllocated, long ephemeralSegment, long finalizeQueue) {
+    }
+
+    private HeapRoots workstationHeap(GcDacVars vars) {
+        return new HeapRoots(0, 0, vars.generationTable(), memory.readPointer(vars.allocAllocated()),
+                memory.readPointer(vars.ephemeralHeapSegment()), memory.readPointer(vars.finalizeQueue()));
+    }
+
+    private List<HeapRoots> serverHeaps(GcDacVars vars) {
+        int count = memory.readInt(vars.nHeaps());
+        if (count < 1 || count > limits.maxHeaps()) {
+            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, vars.nHeaps(), "",
+                    "n_heaps is " + count + ", outside 1.." + limits.maxHeaps() + "; no heap is walked"));
+            return List.of();
+        }
+        long heapArray = memory.readPointer(vars.gHeaps());
+        long[] offsets = publishedGcHeapOffsets(vars.gcHeapFieldOffsets());
+        List<HeapRoots> heaps = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            long heap = memory.readPointer(heapArray + 8L * i);
+            heaps.add(new HeapRoots(i, heap, heap + offsets[3], memory.readPointer(heap + offsets[0]),
+                    memory.readPointer(heap + offsets[1]), memory.readPointer(heap + offsets[2])));
+        }
+        return heaps;
+    }
+
+    /** The gc_heap offsets of the four fields discovery reads, from the array the GC publishes (dacFieldOrder.gc_heap). */
+    private long[] publishedGcHeapOffsets(long array) {
+        List<String> order = layout.dacFieldOrder().get("gc_heap");
+        long[] offsets = new long[GC_HEAP_FIELDS.length];
+        for (int f = 0; f < GC_HEAP_FIELDS.length; f++) {
+            String name = GC_HEAP_FIELDS[f];
+            long profile = layout.offset("gc_heap", name);
+            int index = order.indexOf(name);
+            long published = memory.readInt(array + 4L * index);
+            if (published < 0) {
+                throw new MissingMemoryException(array + 4L * index, 4, "gc_heap_field_offsets (entry " + index + " for " + name + " is -1)",
+                        MissingMemoryException.Reason.NOT_CAPTURED);
+            }
+            if (published != profile) {
+                problems.add(new Problem(ProblemKind.OFFSET_MISMATCH, array + 4L * index, "", String.format(
+                        "gc_heap_field_offsets[%d] (%s) = %d, the profile says %d; using the published offset", index, name, published, profile)));
+            }
+            offsets[f] = published;
+        }
+        return offsets;
+    }
+
+    /** Regions of one heap: gen2 (frozen segments first), gen1, gen0, LOH, POH (GCMD EnumerateHeapSegments order). */
+    private List<Region> regions(HeapRoots heap, long stride, long startSegmentOffset, Set<Long> seen, int[] budget) {
+        ViewType<HeapSegment> segments = target.views().bind(HeapSegment.class, memory);
+        long readonly = layout.constant("heap_segment.flags.readonly");
+        List<Region> regions = new ArrayList<>();
+        for (int gen : new int[] {2, 1, 0, 3, 4}) {
+            long generation = heap.generationTable + gen * stride;
+            long segment;
+            try {
+                segment = memory.readPointer(generation + startSegmentOffset);
+            } catch (MissingMemoryException e) {
+                problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, generation, "heap " + heap.index,
+                        "generation " + gen + " cannot be read: " + e.getMessage()));
+                continue;
+            }
+            while (segment != 0) {
+                if (!seen.add(segment)) {
+                    problems.add(new Problem(ProblemKind.SEGMENT_CYCLE, segment, "heap " + heap.index + " gen" + gen + " list",
+                            "this heap_segment was already listed; the chain is cut here"));
+                    break;
+                }
+                if (budget[0]-- <= 0) {
+                    problems.add(new Problem(ProblemKind.TOO_MANY_REGIONS, segment, "heap " + heap.index + " gen" + gen + " list",
+                            "more than " + limits.maxRegions() + " regions; the rest are not followed"));
+                    break;
+                }
+                HeapSegment s = segments.at(segment);
+                long next;
+                try {
+                    next = s.next();
+                    Region region = region(heap, gen, s, readonly);
+                    if (region != null) {
+                        regions.add(region);
+                    }
+                } catch (MissingMemoryException e) {
+                    problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, segment, "heap " + heap.index + " gen" + gen + " list",
+                            "heap_segment cannot be read (" + e.getMessage() + "); the chain is cut here"));
+                    break;
+                }
+                segment = next;
+            }
+        }
+        return regions;
+    }
+
+    private Region region(HeapRoots heap, int gen, HeapSegment s, long readonly) {
+        long flags = s.flags();
+        SegmentKind kind = (flags & readonly) != 0 ? SegmentKind.FROZEN : SegmentKind.ofGeneration(gen);
+        boolean ephemeral = s.address() == heap.ephemeralSegment;
+        long mem = s.mem();
+        long allocated = s.allocated();
+        long end = ephemeral ? heap.allocAllocated : allocated;
+        long reserved = s.reserved();
+        Region region = new Region(heap.index, kind, s.address(), mem, end, allocated, s.committed(), reserved, flags, ephemeral);
+        if (Long.compareUnsigned(end, mem) < 0 || (kind != SegmentKind.FROZEN && Long.compareUnsigned(end, reserved) > 0)) {
+            problems.add(new Problem(ProblemKind.BAD_REGION_BOUNDS, s.address(), region.toString(), String.format(
+                    "mem 0x%x, end 0x%x, reserved 0x%x are out of order; the region is not walked", mem, end, reserved)));
+            return null;
+        }
+        return region;
+    }
+
+    private List<AllocContextInfo> threadContexts() {
+        List<AllocContextInfo> contexts = new ArrayList<>();
+        long storeAddress;
+        ThreadStore store;
+        try {
+            storeAddress = target.globalPointer("ThreadStore::s_pThreadStore");
+            store = target.views().view(ThreadStore.class, memory, storeAddress);
+        } catch (MissingMemoryException e) {
+            problems.add(new Problem(ProblemKind.BAD_THREAD_LIST, 0, "", "the thread store cannot be read: " + e.getMessage()));
+            return contexts;
+        }
+        ViewType<NativeThread> threads = target.views().bind(NativeThread.class, memory);
+        long linkOffset = layout.offset("Thread", "LinkNext");
+        Set<Long> seen = new HashSet<>();
+        long link;
+        try {
+            link = store.firstThreadLink();
+        } catch (MissingMemoryException e) {
+            problems.add(new Problem(ProblemKind.BAD_THREAD_LIST, storeAddress, "", "ThreadStore cannot be read: " + e.getMessage()));
+            return contexts;
+        }
+        while (link != 0) {
+            if (!seen.add(link) || seen.size() > limits.maxThreads()) {
+                problems.add(new Problem(ProblemKind.BAD_THREAD_LIST, link, "", "the thread list does not end; it is cut here"));
+                break;
+            }
+            NativeThread thread = threads.at(link - linkOffset);
+            try {
+                String owner = "thread " + Integer.toUnsignedString(thread.id())
+                        + (thread.hasOsId() ? " (tid " + thread.osId() + ")" : "");
+                long location = threadContextLocation(thread);
+                if (location != 0) {
+                    contexts.add(context(owner, location));
+                }
+                link = thread.linkNext();
+            } catch (MissingMemoryException e) {
+                problems.add(new Problem(ProblemKind.BAD_THREAD_LIST, thread.address(), "",
+                        "Thread cannot be read (" + e.getMessage() + "); the list is cut here"));
+                break;
+            }
+        }
+        return contexts;
+    }
+
+    /** .NET 8: inline in Thread; 9 and 10: in RuntimeThreadLocals (an ee_alloc_context wraps it in 10). 0 if none. */
+    private long threadContextLocation(NativeThread thread) {
+        if (thread.hasInlineAllocContext()) {
+            return thread.inlineAllocContext().address();
+        }
+        long locals = thread.runtimeThreadLocals();
+        if (locals == 0) {
+            return 0;
+        }
+        return locals + layout.offset("RuntimeThreadLocals", "AllocContext") + gcContextOffsetIn(layout.field("RuntimeThreadLocals", "AllocContext").type().element());
+    }
+
+    /** Where the gc_alloc_context sits inside a context of the given type. */
+    private long gcContextOffsetIn(String contextType) {
+        return contextType.equals("ee_alloc_context") ? layout.offset("ee_alloc_context", "m_GCAllocContext") : 0;
+    }
+
+    /** g_global_alloc_context: a gc_alloc_context in 8 and 9, an ee_alloc_context in 10. */
+    private AllocContextInfo globalContext() {
+        long variable = target.globalAddress("g_global_alloc_context");
+        String type = layout.findType("ee_alloc_context").isPresent() ? "ee_alloc_context" : "gc_alloc_context";
+        return context("global", variable + gcContextOffsetIn(type));
+    }
+
+    private AllocContextInfo context(String owner, long location) {
+        try {
+            AllocContext c = target.views().view(AllocContext.class, memory, location);
+            return new AllocContextInfo(owner, location, c.allocPtr(), c.allocLimit());
+        } catch (MissingMemoryException e) {
+            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, location, "", "the allocation context of " + owner
+                    + " cannot be read: " + e.getMessage()));
+            return new AllocContextInfo(owner, location, 0, 0);
+        }
+    }
+
+    private boolean plausible(AllocContextInfo c) {
+        if (c.inUse() && Long.compareUnsigned(c.pointer(), c.limit()) > 0) {
+            problems.add(new Problem(ProblemKind.BAD_ALLOC_CONTEXT, c.location(), "", String.format(
+                    "%s: alloc_ptr 0x%x is above alloc_limit 0x%x; the context is ignored", c.owner(), c.pointer(), c.limit())));
+            return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,262 @@
+package io.clrheap.walker.walk;
+
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.discovery.AllocContextInfo;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.Region;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+/**
+ * Walks the objects of discovered regions (walker-semantics.md section 1, discovery.md section 9):
+ * objects tile {@code [mem, end)}; size = BaseSize + ComponentSize × count (count: u32 at +8); the walk steps by
+ * max(align8(size), 24); in gen0/1/2 regions every allocation context {@code [alloc_ptr, alloc_limit + 24)} is
+ * skipped. A bad object is reported as a {@link Problem} and the walk resumes at the next word that starts a
+ * plausible object (a MethodTable already seen valid, fitting in the region) or the end of the next allocation
+ * context, whichever comes first; it never loops and allocates nothing per object.
+ */
+public final class HeapWalker {
+
+    private final Memory memory;
+    private final WalkRules rules;
+    private final DiscoveredHeap heap;
+    private final WalkLimits limits;
+    private final List<Region> regions;
+
+    public HeapWalker(Memory memory, WalkRules rules, DiscoveredHeap heap, WalkLimits limits) {
+        this.memory = memory;
+        this.rules = rules;
+        this.heap = heap;
+        this.limits = limits;
+        this.regions = heap.regionsByAddress();
+    }
+
+    /** The regions walked, in walk order (address order). */
+    public List<Region> regions() {
+        return regions;
+    }
+
+    /** Walks every region in address order on this thread. */
+    public WalkSummary walk(ObjectVisitor visitor) {
+        MethodTableCache cache = new MethodTableCache(memory, rules, limits.maxMethodTables());
+        WalkSummary total = WalkSummary.EMPTY;
+        for (Region region : regions) {
+            total = total.plus(walkRegion(region, visitor, cache));
+        }
+        return total;
+    }
+
+    /**
+     * Walks the regions on {@code parallelism} threads, one visitor per region (from {@code perRegion}); returns the
+     * visitors in region address order, so that merging them gives the same report as a sequential walk.
+     */
+    public <V extends ObjectVisitor> List<V> walkRegions(Supplier<V> perRegion, int parallelism) throws InterruptedException {
+        int threads = Math.max(1, Math.min(parallelism, regions.size()));
+        BlockingQueue<MethodTableCache> caches = new ArrayBlockingQueue<>(threads);
+        for (int i = 0; i < threads; i++) {
+            caches.add(new MethodTableCache(memory, rules, limits.maxMethodTables()));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "clrheap-walk");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<V>> futures = new ArrayList<>(regions.size());
+            for (Region region : regions) {
+                futures.add(pool.submit(() -> {
+                    V visitor = perRegion.get();
+                    MethodTableCache cache = caches.take();
+                    try {
+                        walkRegion(region, visitor, cache);
+                    } finally {
+                        caches.add(cache);
+                    }
+                    return visitor;
+                }));
+            }
+            List<V> visitors = new ArrayList<>(regions.size());
+            for (Future<V> f : futures) {
+                visitors.add(f.get());
+            }
+            return visitors;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a region walk failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The allocation contexts inside a small-object region, sorted by alloc_ptr: [ptr0, limit0, ptr1, limit1, …]. */
+    private long[] contextsIn(Region region) {
+        if (!region.kind().smallObjectHeap()) {
+            return new long[0];
+        }
+        List<AllocContextInfo> inside = new ArrayList<>();
+        for (AllocContextInfo c : heap.contexts()) {
+            if (c.inUse() && Long.compareUnsigned(c.pointer() - region.mem(), region.end() - region.mem()) <= 0) {
+                inside.add(c);
+            }
+        }
+        inside.sort((a, b) -> Long.compareUnsigned(a.pointer(), b.pointer()));
+        long[] pairs = new long[inside.size() * 2];
+        for (int i = 0; i < inside.size(); i++) {
+            pairs[2 * i] = inside.get(i).pointer();
+            pairs[2 * i + 1] = inside.get(i).limit();
+        }
+        return pairs;
+    }
+
+    private WalkSummary walkRegion(Region region, ObjectVisitor visitor, MethodTableCache cache) {
+        return new RegionWalk(region, visitor, cache, contextsIn(region)).run();
+    }
+
+    /** The state of one region's walk. */
+    private final class RegionWalk {
+        private final Region region;
+        private final ObjectVisitor visitor;
+        private final MethodTableCache cache;
+        private final long[] contexts;
+        private final long end;
+        private int nextContext;
+        private int problems;
+        private ProblemKind pendingKind;
+        private String pendingDetail;
+        private long objects;
+        private long bytes;
+
+        RegionWalk(Region region, ObjectVisitor visitor, MethodTableCache cache, long[] contexts) {
+            this.region = region;
+            this.visitor = visitor;
+            this.cache = cache;
+            this.contexts = contexts;
+            this.end = region.end();
+        }
+
+        WalkSummary run() {
+            long address = region.mem();
+            while (Long.compareUnsigned(address, end) < 0) {
+                long skipTo = skipContext(address);
+                if (skipTo != address) {
+                    address = skipTo;
+                    continue;
+                }
+                long next = visit(address);
+                if (next >= 0) {
+                    address = next;
+                    continue;
+                }
+                if (++problems >= limits.maxProblemsPerRegion()) {
+                    report(pendingKind, address, String.format("%s; %d problems in this region, the remaining 0x%x bytes are skipped",
+                            pendingDetail, problems, end - address));
+                    break;
+                }
+                long resumed = resync(address + rules.minObjectSize());
+                report(pendingKind, address, Long.compareUnsigned(resumed, end) < 0
+                        ? String.format("%s; the walk resumes at 0x%x", pendingDetail, resumed)
+                        : String.format("%s; no plausible object follows, the rest of the region is skipped", pendingDetail));
+                address = resumed;
+            }
+            return new WalkSummary(objects, bytes, problems);
+        }
+
+        /** If an allocation context starts at {@code address}, the address past it (limit + tail reserve), else {@code address}. */
+        private long skipContext(long address) {
+            while (nextContext < contexts.length && Long.compareUnsigned(contexts[nextContext], address) < 0) {
+                nextContext += 2;
+            }
+            if (nextContext < contexts.length && contexts[nextContext] == address) {
+                long past = rules.align(contexts[nextContext + 1] + rules.contextTailReserve());
+                nextContext += 2;
+                return Long.compareUnsigned(past, address) > 0 ? past : address + rules.minObjectSize();
+            }
+            return address;
+        }
+
+        /** Visits the object at {@code address}; returns the next address, or -1 after reporting a problem. */
+        private long visit(long address) {
+            long word;
+            int entry;
+            long count = 0;
+            try {
+                word = memory.readLong(address);
+                long mt = word & rules.methodTableMask();
+                if (mt == 0) {
+                    return pending(ProblemKind.NULL_METHOD_TABLE, "the MethodTable word is 0x" + Long.toHexString(word));
+                }
+                entry = cache.lookup(mt);
+                if (entry == MethodTableCache.INVALID) {
+                    return pending(ProblemKind.BAD_METHOD_TABLE, String.format(
+                            "MethodTable 0x%x is unreadable or has an implausible BaseSize", mt));
+                }
+                int component = cache.componentSize(entry);
+                if (component != 0) {
+                    count = Integer.toUnsignedLong(memory.readInt(address + rules.componentCountOffset()));
+                }
+                long size = cache.baseSize(entry) + count * component;
+                long step = rules.step(size);
+                if (Long.compareUnsigned(step, end - address) > 0) {
+                    return pending(ProblemKind.OBJECT_PAST_REGION_END, String.format(
+                            "MethodTable 0x%x, size %d: the object would end at 0x%x, past the region end 0x%x",
+                            mt, size, address + step, end));
+                }
+                visitor.object(address, mt, size, region);
+                objects++;
+                bytes += size;
+                return address + step;
+            } catch (MissingMemoryException e) {
+                return pending(ProblemKind.UNREADABLE_OBJECT, e.getMessage());
+            }
+        }
+
+        /**
+         * The first address at or after {@code from} that starts a plausible object: a MethodTable already seen
+         * valid whose object fits, or the end of an allocation context. Unreadable pages are stepped over whole.
+         */
+        private long resync(long from) {
+            long address = from;
+            while (Long.compareUnsigned(address, end) < 0) {
+                long skipTo = skipContext(address);
+                if (skipTo != address) {
+                    return skipTo;
+                }
+                try {
+                    long mt = memory.readLong(address) & rules.methodTableMask();
+                    if (mt != 0 && cache.knownValid(mt) && fits(address, mt)) {
+                        return address;
+                    }
+                    address += rules.alignment();
+                } catch (MissingMemoryException e) {
+                    address = (address | 0xfff) + 1; // the rest of this page is missing too
+                }
+            }
+            return end;
+        }
+
+        private long pending(ProblemKind kind, String detail) {
+            pendingKind = kind;
+            pendingDetail = detail;
+            return -1;
+        }
+
+        private boolean fits(long address, long mt) {
+            int entry = cache.lookup(mt);
+            long count = cache.componentSize(entry) == 0 ? 0
+                    : Integer.toUnsignedLong(memory.readInt(address + rules.componentCountOffset()));
+            long size = cache.baseSize(entry) + count * cache.componentSize(entry);
+            return Long.compareUnsigned(rules.step(size), end - address) <= 0;
+        }
+
+        private void report(ProblemKind kind, long address, String detail) {
+            visitor.problem(new Problem(kind, address, region.toString(), detail));
+        }
+    }
+}

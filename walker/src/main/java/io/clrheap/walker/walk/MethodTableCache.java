@@ -1,0 +1,75 @@
+package io.clrheap.walker.walk;
+
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MissingMemoryException;
+
+/**
+ * What a walk needs of each MethodTable — base size, component size, whether it is valid — read once per distinct
+ * MethodTable and kept in flat arrays. One per walking thread.
+ */
+final class MethodTableCache {
+
+    /** Entry value for a MethodTable that could not be read or is not plausible. */
+    static final int INVALID = -1;
+    private static final int MISSING = Integer.MIN_VALUE;
+
+    private final Memory memory;
+    private final WalkRules rules;
+    private final LongIntMap index;
+    private int[] baseSizes = new int[256];
+    private int[] componentSizes = new int[256];
+    private int count;
+
+    MethodTableCache(Memory memory, WalkRules rules, int maxEntries) {
+        this.memory = memory;
+        this.rules = rules;
+        this.index = new LongIntMap(256, maxEntries);
+    }
+
+    /** The entry of {@code mt}: an index for {@link #baseSize}/{@link #componentSize}, or {@link #INVALID}. */
+    int lookup(long mt) {
+        int e = index.get(mt, MISSING);
+        return e != MISSING ? e : load(mt);
+    }
+
+    /** True when {@code mt} has been read and found valid (used to resync on a plausible object). */
+    boolean knownValid(long mt) {
+        int e = index.get(mt, MISSING);
+        return e != MISSING && e != INVALID;
+    }
+
+    int baseSize(int entry) {
+        return baseSizes[entry];
+    }
+
+    int componentSize(int entry) {
+        return componentSizes[entry];
+    }
+
+    private int load(long mt) {
+        int flags;
+        int baseSize;
+        try {
+            flags = memory.readInt(mt + rules.mtFlagsOffset());
+            baseSize = memory.readInt(mt + rules.mtBaseSizeOffset());
+        } catch (MissingMemoryException e) {
+            index.put(mt, INVALID);
+            return INVALID;
+        }
+        int componentSize = (flags & rules.hasComponentSize()) != 0 ? flags & rules.componentSizeMask() : 0;
+        if (baseSize < rules.minBaseSize() || baseSize > rules.maxBaseSize()) {
+            index.put(mt, INVALID);
+            return INVALID;
+        }
+        if (count == baseSizes.length) {
+            baseSizes = java.util.Arrays.copyOf(baseSizes, count * 2);
+            componentSizes = java.util.Arrays.copyOf(componentSizes, count * 2);
+        }
+        baseSizes[count] = baseSize;
+        componentSizes[count] = componentSize;
+        if (!index.put(mt, count)) {
+            return count; // cache full: answer without remembering
+        }
+        return count++;
+    }
+}

@@ -1,0 +1,39 @@
+package io.clrheap.walker.walk;
+
+/** The kinds of problem discovery and walks report, each with where the walk goes on. */
+public enum ProblemKind {
+    /** A region chain comes back to a region already seen: the chain is cut there. */
+    SEGMENT_CYCLE("region list cycle"),
+    /** More regions than {@link WalkLimits#maxRegions()}: the rest of the chain is not followed. */
+    TOO_MANY_REGIONS("too many regions"),
+    /** A region descriptor or a global discovery needs cannot be read. */
+    UNREADABLE_STRUCTURE("unreadable structure"),
+    /** A region whose mem/allocated/reserved are out of order: it is not walked. */
+    BAD_REGION_BOUNDS("bad region bounds"),
+    /** An allocation context whose alloc_ptr lies above alloc_limit: it is ignored. */
+    BAD_ALLOC_CONTEXT("bad allocation context"),
+    /** An offset the runtime publishes differs from the profile: the published one is used. */
+    OFFSET_MISMATCH("published offset differs from profile"),
+    /** The thread list does not end or cannot be read: threads after that point are not seen. */
+    BAD_THREAD_LIST("bad thread list"),
+    /** The dump was taken while a GC ran: the heap may not be walkable. */
+    GC_IN_PROGRESS("GC in progress"),
+    /** An object's MethodTable word is zero: the walk resyncs. */
+    NULL_METHOD_TABLE("null MethodTable"),
+    /** An object's MethodTable is unreadable or not plausible: the walk resyncs. */
+    BAD_METHOD_TABLE("bad MethodTable"),
+    /** An object's size runs past its region's end: the walk resyncs. */
+    OBJECT_PAST_REGION_END("object past region end"),
+    /** Object memory itself is not in the dump: the walk resyncs past the gap. */
+    UNREADABLE_OBJECT("unreadable object memory");
+
+    private final String text;
+
+    ProblemKind(String text) {
+        this.text = text;
+    }
+
+    public String text() {
+        return text;
+    }
+}

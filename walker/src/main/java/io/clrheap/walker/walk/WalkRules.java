@@ -1,0 +1,41 @@
+package io.clrheap.walker.walk;
+
+import io.clrheap.layout.RuntimeLayout;
+
+/**
+ * The numbers the object walk runs on, taken from the profile once (walker-semantics.md section 1; discovery.md
+ * section 9): MethodTable field offsets and flag bits, the minimum object size, alignment, the allocation-context
+ * tail reserve, the MethodTable mark-bit mask.
+ */
+public record WalkRules(long mtFlagsOffset, long mtBaseSizeOffset, int hasComponentSize, int componentSizeMask,
+                        long componentCountOffset, long minObjectSize, long alignment, long contextTailReserve,
+                        long methodTableMask, int minBaseSize, int maxBaseSize) {
+
+    /** No type has a base size beyond this (the largest struct layouts are far below); a bigger one is garbage. */
+    private static final int MAX_BASE_SIZE = 1 << 24;
+
+    public static WalkRules of(RuntimeLayout layout) {
+        return new WalkRules(
+                layout.offset("MethodTable", "MTFlags"),
+                layout.offset("MethodTable", "BaseSize"),
+                (int) layout.constant("method_table.flags.has_component_size"),
+                (int) layout.constant("method_table.flags.component_size_mask"),
+                layout.offset("Array", "m_NumComponents"),
+                layout.constant("object.min_size"),
+                layout.constant("object.alignment"),
+                layout.constant("alloc_context.tail_reserve"),
+                ~layout.constant("object.mt_unmask"),
+                // the smallest BaseSize is a string's 22 (header + MT + length + NUL)
+                (int) layout.constant("string.base_size"),
+                MAX_BASE_SIZE);
+    }
+
+    long align(long size) {
+        return (size + alignment - 1) & -alignment;
+    }
+
+    /** How far the walk moves past an object of {@code size}: max(align(size), min object size). */
+    long step(long size) {
+        return Math.max(align(size), minObjectSize);
+    }
+}
