@@ -1,0 +1,172 @@
+package io.clrheap.golden.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.layout.view.GcDacVars;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.discovery.SegmentKind;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.target.TargetException;
+import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.walk.HeapWalker;
+import io.clrheap.walker.walk.ObjectVisitor;
+import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.walk.ProblemKind;
+import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.walk.WalkRules;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Corruption planted in a real dump (net9-wks): every problem is reported with its address, the walk goes on where
+ * it safely can, and what the dump cannot support is refused at open.
+ */
+class CorruptedRealDumpTest {
+
+    private final RealDump real = RealDump.of("net9-wks");
+    private final PatchedMemory memory = new PatchedMemory(real.core);
+
+    private Target open() throws TargetException {
+        return open(ProfileLoader.builtIn());
+    }
+
+    private Target open(ProfileLoader profiles) throws TargetException {
+        return new TargetOpener(profiles).open(memory, real.core.mappedFiles(), Optional.empty());
+    }
+
+    private record Walk(DiscoveredHeap heap, Set<Long> objects, List<Problem> problems) {
+    }
+
+    private static Walk walk(Target target) {
+        DiscoveredHeap heap = new HeapDiscovery(target).discover();
+        Set<Long> objects = new HashSet<>();
+        List<Problem> problems = new ArrayList<>(heap.problems());
+        new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
+            @Override
+            public void object(long address, long mt, long size, Region region) {
+                objects.add(address);
+            }
+
+            @Override
+            public void problem(Problem p) {
+                problems.add(p);
+            }
+        });
+        return new Walk(heap, objects, problems);
+    }
+
+    private Region region(SegmentKind kind) {
+        return real.heap.regionsByAddress().stream().filter(r -> r.kind() == kind && r.end() != r.mem()).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aRegionListThatLoopsIsCutAndReported() throws TargetException {
+        Region gen2 = region(SegmentKind.GEN2);
+        long next = real.target.layout().offset("heap_segment", "next");
+        memory.putLong(gen2.descriptor() + next, gen2.descriptor());
+        Walk w = walk(open());
+        assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.SEGMENT_CYCLE && p.address() == gen2.descriptor());
+        assertThat(w.objects()).containsAll(real.walked.keySet());
+    }
+
+    @Test
+    void aRegionWhoseEndIsBelowItsStartIsReportedAndNotWalked() throws TargetException {
+        Region loh = region(SegmentKind.LOH);
+        memory.putLong(loh.descriptor() + real.target.layout().offset("heap_segment", "allocated"), loh.mem() - 8);
+        Walk w = walk(open());
+        assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_REGION_BOUNDS && p.address() == loh.descriptor());
+        assertThat(w.objects()).doesNotContain(loh.mem()).contains(region(SegmentKind.GEN2).mem());
+    }
+
+    @Test
+    void aDumpTakenDuringAGcIsFlagged() throws TargetException {
+        Target t = open();
+        GcDacVars vars = t.views().view(GcDacVars.class, t.memory(), t.globalPointer("g_gcDacGlobals"));
+        memory.putInt(vars.gcStructuresInvalidCnt(), 1);
+        Walk w = walk(t);
+        assertThat(w.heap().gcInProgress()).isTrue();
+        assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.GC_IN_PROGRESS);
+    }
+
+    @Test
+    void anAllocationContextWhosePointerPassesItsLimitIsIgnoredAndReported() throws TargetException {
+        var context = real.heap.contexts().stream().filter(c -> c.inUse() && c.owner().startsWith("thread")).findFirst().orElseThrow();
+        memory.putLong(context.location(), context.limit() + 0x100);
+        Walk w = walk(open());
+        assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_ALLOC_CONTEXT && p.address() == context.location());
+    }
+
+    @Test
+    void aBadMethodTableIsReportedAndTheFollowingObjectsAreStillFound() throws TargetException {
+        Region gen2 = region(SegmentKind.GEN2);
+        List<Long> inRegion = real.walked.keySet().stream().filter(gen2::contains).sorted(Long::compareUnsigned).toList();
+        long victim = inRegion.get(inRegion.size() / 2);
+        memory.putLong(victim, 0x0000_6000_0000_0000L);
+        Walk w = walk(open());
+        assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_METHOD_TABLE && p.address() == victim
+                && p.detail().contains("the walk resumes at"));
+        long lastObject = inRegion.get(inRegion.size() - 1);
+        assertThat(w.objects()).contains(lastObject).doesNotContain(victim);
+    }
+
+    @Test
+    void aProfileOffsetThatDiffersFromThePublishedOneIsReportedAndThePublishedOneUsed() throws TargetException {
+        RealDump server = RealDump.of("net10-svr");
+        ProfileLoader wrong = new ProfileLoader(name -> builtInText(name).map(text -> name.equals("net10.0")
+                ? text.replace("\"alloc_allocated\": [\"0x1458\"", "\"alloc_allocated\": [\"0x1450\"") : text));
+        Target target = new TargetOpener(wrong).open(server.core, server.core.mappedFiles(), Optional.empty());
+        assertThat(target.layout().offset("gc_heap", "alloc_allocated")).isEqualTo(0x1450);
+        Walk w = walk(target);
+        assertThat(w.problems()).filteredOn(p -> p.kind() == ProblemKind.OFFSET_MISMATCH)
+                .singleElement().satisfies(p -> assertThat(p.detail()).contains("gc_heap_field_offsets[0] (alloc_allocated) = 5208"));
+        assertThat(w.objects()).containsAll(server.walked.keySet());
+    }
+
+    @Test
+    void aThreadListThatDoesNotEndRefusesTheDump() {
+        long store = real.target.globalPointer("ThreadStore::s_pThreadStore");
+        long first = real.target.memory().readPointer(store + real.target.layout().offset("ThreadStore", "FirstThreadLink"));
+        memory.putLong(first, first);
+        assertThatThrownBy(this::open).isInstanceOf(TargetException.class)
+                .hasMessageContaining("the thread list from ThreadStore").hasMessageContaining("does not end");
+    }
+
+    @Test
+    void aFreeObjectMethodTableOfTheWrongShapeRefusesTheDump() {
+        long freeMt = real.heap.freeMethodTable();
+        memory.putInt(freeMt + 4, 32);
+        assertThatThrownBy(this::open).isInstanceOfSatisfying(TargetException.class,
+                        e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))
+                .hasMessageContaining("does not fit this dump").hasMessageContaining("BaseSize 32");
+    }
+
+    @Test
+    void anUnknownBuildIsRefusedNamingItAndTheKnownOnes() {
+        RealDump net10 = RealDump.of("net10-small");
+        PatchedMemory patched = new PatchedMemory(net10.core);
+        long info = net10.core.mappedFiles().stream().filter(f -> f.fileOffset() == 0 && f.path().endsWith("golden10")).findFirst().orElseThrow().start();
+        // DotNetRuntimeInfo of 10.0.9 at its link address (discovery.md section 2); build 926 -> 1126 = 10.0.11's neighbour 10.0.12
+        long runtimeInfo = info + 0xb57bf8;
+        patched.putInt(runtimeInfo + 96 + 8, 1226);
+        assertThatThrownBy(() -> new TargetOpener(ProfileLoader.builtIn()).open(patched, net10.core.mappedFiles(), Optional.empty()))
+                .isInstanceOf(TargetException.class)
+                .hasMessageContaining("unsupported build: runtime 10.0.12 with a g_dacTable of 129 entries")
+                .hasMessageContaining("10.0.9 (129 entries)");
+    }
+
+    private static Optional<String> builtInText(String name) {
+        try (var in = ProfileLoader.class.getResourceAsStream("/io/clrheap/layout/profiles/" + name + ".json")) {
+            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
