@@ -129,6 +129,21 @@ final class WalkCommand implements Callable<Integer> {
                         heap.regionsByAddress().size(), target.module().base());
             }
             HeapWalker walker = new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
+            try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
+                return report(out, err, target, heap, walker, typeNames);
+            }
+        } catch (DumpFormatException e) {
+            err.println("clrheap walk: " + e.getMessage());
+            return EXIT_CANNOT_OPEN;
+        } catch (IOException e) {
+            err.println("clrheap walk: " + dump + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int report(PrintWriter out, PrintWriter err, Target target, DiscoveredHeap heap, HeapWalker walker, TypeNames typeNames)
+            throws IOException, InterruptedException {
+        {
             if (report.objects) {
                 return objects(out, walker, heap, typeNames);
             }
@@ -148,12 +163,6 @@ final class WalkCommand implements Callable<Integer> {
                 return verify(out, walker, heap);
             }
             return stat(out, err, walker, heap, typeNames);
-        } catch (DumpFormatException e) {
-            err.println("clrheap walk: " + e.getMessage());
-            return EXIT_CANNOT_OPEN;
-        } catch (IOException e) {
-            err.println("clrheap walk: " + dump + ": " + e.getMessage());
-            return 1;
         }
     }
 

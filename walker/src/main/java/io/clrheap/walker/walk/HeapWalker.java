@@ -30,6 +30,8 @@ public final class HeapWalker {
     private final DiscoveredHeap heap;
     private final WalkLimits limits;
     private final List<Region> regions;
+    /** Bytes of the regions walked so far (for progress reports; walks update it per region). */
+    private final java.util.concurrent.atomic.AtomicLong walkedBytes = new java.util.concurrent.atomic.AtomicLong();
 
     public HeapWalker(Memory memory, WalkRules rules, DiscoveredHeap heap, WalkLimits limits) {
         this.memory = memory;
@@ -42,6 +44,16 @@ public final class HeapWalker {
     /** The regions walked, in walk order (address order). */
     public List<Region> regions() {
         return regions;
+    }
+
+    /** The object bytes of all regions: what {@link #walkedBytes()} grows to. */
+    public long totalBytes() {
+        return regions.stream().mapToLong(Region::objectBytes).sum();
+    }
+
+    /** The object bytes of the regions walked so far; safe to read from another thread while a walk runs. */
+    public long walkedBytes() {
+        return walkedBytes.get();
     }
 
     /** Walks every region in address order on this thread. */
@@ -116,7 +128,9 @@ public final class HeapWalker {
     }
 
     private WalkSummary walkRegion(Region region, ObjectVisitor visitor, MethodTableCache cache) {
-        return new RegionWalk(region, visitor, cache, contextsIn(region)).run();
+        WalkSummary summary = new RegionWalk(region, visitor, cache, contextsIn(region)).run();
+        walkedBytes.addAndGet(region.objectBytes());
+        return summary;
     }
 
     /** The state of one region's walk. */
