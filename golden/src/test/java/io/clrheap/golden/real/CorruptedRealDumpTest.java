@@ -78,6 +78,23 @@ class CorruptedRealDumpTest {
     }
 
     @Test
+    void aRegionListLeadingToMissingMemoryIsCutAndReported() throws TargetException {
+        Region gen2 = region(SegmentKind.GEN2);
+        memory.putLong(gen2.descriptor() + real.target.layout().offset("heap_segment", "next"), 0x0000_1234_0000_0000L);
+        Walk w = walk(open());
+        assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.UNREADABLE_STRUCTURE && p.address() == 0x0000_1234_0000_0000L
+                && p.detail().contains("heap_segment cannot be read"));
+        assertThat(w.objects()).containsAll(real.walked.keySet());
+    }
+
+    @Test
+    void moreRegionsThanTheLimitAreNotFollowed() throws TargetException {
+        DiscoveredHeap heap = new HeapDiscovery(open(), new WalkLimits(3, 1024, 1 << 20, 1 << 22, 64)).discover();
+        assertThat(heap.regionsByAddress()).hasSize(3);
+        assertThat(heap.problems()).anyMatch(p -> p.kind() == ProblemKind.TOO_MANY_REGIONS && p.detail().contains("more than 3 regions"));
+    }
+
+    @Test
     void aRegionWhoseEndIsBelowItsStartIsReportedAndNotWalked() throws TargetException {
         Region loh = region(SegmentKind.LOH);
         memory.putLong(loh.descriptor() + real.target.layout().offset("heap_segment", "allocated"), loh.mem() - 8);

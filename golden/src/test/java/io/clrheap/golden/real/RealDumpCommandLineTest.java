@@ -67,6 +67,25 @@ class RealDumpCommandLineTest {
     }
 
     @Test
+    void everyReportHasAJsonFormThatAgreesWithTheWalk() throws IOException {
+        RealDump d = RealDump.of("net10-small");
+        String dump = RealDump.root().resolve("net10-small/core.xz").toString();
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var stat = json.readTree(clrheap("walk", dump, "--stat", "--json", "-q").out());
+        assertThat(stat.get("objects").asLong()).isEqualTo(d.walked.size());
+        assertThat(stat.get("problems").asLong()).isZero();
+        var objects = json.readTree(clrheap("walk", dump, "--objects", "--json", "-q").out());
+        assertThat(objects.size()).isEqualTo(d.walked.size());
+        var first = objects.get(0);
+        assertThat(d.walked.get(RealDump.hex(first.get("address").asText())).size()).isEqualTo(first.get("size").asLong());
+        var eeheap = json.readTree(clrheap("walk", dump, "--eeheap", "--json", "-q").out());
+        assertThat(eeheap.get("runtime").asText()).isEqualTo("10.0.9");
+        assertThat(eeheap.get("heaps").get(0).get("regions").size()).isEqualTo(d.heap.regionsByAddress().size());
+        var handles = json.readTree(clrheap("walk", dump, "--handles", "--json", "-q").out());
+        assertThat(handles.get("counts").get("strong").asInt()).isPositive();
+    }
+
+    @Test
     void theEmptyStringIsReportedAt22Bytes() {
         Run r = clrheap("walk", RealDump.root().resolve("net9-withheap/core.xz").toString(), "--objects", "-q");
         assertThat(r.out()).containsPattern("\\t22\\t");

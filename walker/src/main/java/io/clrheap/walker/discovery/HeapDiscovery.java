@@ -193,6 +193,9 @@ public final class HeapDiscovery {
         long end = ephemeral ? heap.allocAllocated : allocated;
         long reserved = s.reserved();
         Region region = new Region(heap.index, kind, s.address(), mem, end, allocated, s.committed(), reserved, flags, ephemeral);
+        if (allocated == 0 && !ephemeral) {
+            return null; // allocated 0 marks a freed region (gcpriv.h heap_segment.allocated): nothing to walk
+        }
         if (Long.compareUnsigned(end, mem) < 0 || (kind != SegmentKind.FROZEN && Long.compareUnsigned(end, reserved) > 0)) {
             problems.add(new Problem(ProblemKind.BAD_REGION_BOUNDS, s.address(), region.toString(), String.format(
                     "mem 0x%x, end 0x%x, reserved 0x%x are out of order; the region is not walked", mem, end, reserved)));

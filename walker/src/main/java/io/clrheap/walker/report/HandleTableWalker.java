@@ -34,16 +34,24 @@ public final class HandleTableWalker {
     private final Target target;
     private final Memory memory;
     private final RuntimeLayout layout;
-    private final int tablesPerBucket;
+    private final int minimumTables;
     private final List<Problem> problems = new ArrayList<>();
 
-    /** @param tablesPerBucket the number of heaps (one HandleTable per heap in each bucket) */
-    public HandleTableWalker(Target target, int tablesPerBucket) {
+    /**
+     * @param heaps the number of heaps. A bucket holds one HandleTable per slot: one under workstation GC, one per
+     *              processor under server GC — which can be more than the heaps (DATAS runs fewer heaps than
+     *              processors). Slots past {@code heaps} are taken while they hold a table whose segments point back
+     *              to it (the array's length is not published before GcDacVars 5.8's TotalCpuCount).
+     */
+    public HandleTableWalker(Target target, int heaps) {
         this.target = target;
         this.memory = target.memory();
         this.layout = target.layout();
-        this.tablesPerBucket = Math.max(1, tablesPerBucket);
+        this.minimumTables = Math.max(1, heaps);
     }
+
+    /** MAX_SUPPORTED_CPUS on 64-bit is 1024 (gcenv); a bucket has no more slots. */
+    private static final int MAX_SLOTS = 1024;
 
     public List<Problem> problems() {
         return problems;
@@ -73,10 +81,19 @@ public final class HandleTableWalker {
                     continue;
                 }
                 long tables = target.views().view(HandleTableBucket.class, memory, bucket).tables();
-                for (int t = 0; t < tablesPerBucket; t++) {
-                    long table = memory.readPointer(tables + 8L * t);
+                int slots = layout.gc() == io.clrheap.layout.GcFlavor.SERVER ? MAX_SLOTS : 1;
+                for (int t = 0; t < slots; t++) {
+                    long table;
+                    try {
+                        table = memory.readPointer(tables + 8L * t);
+                    } catch (MissingMemoryException e) {
+                        break;
+                    }
                     if (table == 0) {
                         continue;
+                    }
+                    if (t >= minimumTables && !isHandleTable(table)) {
+                        break; // past the end of the slot array
                     }
                     long segment = target.views().view(HandleTable.class, memory, table).segmentList();
                     while (segment != 0) {
@@ -133,6 +150,16 @@ public final class HandleTableWalker {
         }
         handles.sort((a, b) -> Long.compareUnsigned(a.handle(), b.handle()));
         return handles;
+    }
+
+    /** A HandleTable whose first segment's pHandleTable points back to it. */
+    private boolean isHandleTable(long table) {
+        try {
+            long segment = target.views().view(HandleTable.class, memory, table).segmentList();
+            return segment != 0 && target.views().view(TableSegment.class, memory, segment).handleTable() == table;
+        } catch (MissingMemoryException e) {
+            return false;
+        }
     }
 
     /** handle.type.strong = 2 → {2: "strong"}. */

@@ -1,5 +1,7 @@
 package io.clrheap.walker.symbols;
 
+import java.util.List;
+
 /** A {@code PT_LOAD} of a module: {@code p_vaddr}, {@code p_offset}, {@code p_filesz}, {@code p_memsz}. */
 record ElfLoad(long vaddr, long offset, long filesz, long memsz) {
 
@@ -7,5 +9,19 @@ record ElfLoad(long vaddr, long offset, long filesz, long memsz) {
     boolean holdsInFile(long address, long length) {
         long in = address - vaddr;
         return Long.compareUnsigned(in, filesz) < 0 && Long.compareUnsigned(length, filesz - in) <= 0;
+    }
+
+    /**
+     * How far an image mapped with file offset 0 at {@code base} is from its link-time addresses: the mapping of
+     * offset 0 starts at base, and its link-time address is p_vaddr - p_offset of the PT_LOAD holding offset 0
+     * (gABI "Base Address"): 0 in a shared object or PIE, the link address in an ET_EXEC.
+     */
+    static long bias(long base, List<ElfLoad> loads) {
+        for (ElfLoad load : loads) {
+            if (load.offset() == 0) {
+                return base - load.vaddr();
+            }
+        }
+        return loads.isEmpty() ? base : base - (loads.getFirst().vaddr() - loads.getFirst().offset());
     }
 }

@@ -48,16 +48,7 @@ final class FileImage implements ImageBytes {
     @Override
     public void useLoadSegments(List<ElfLoad> loads) {
         this.loads = List.copyOf(loads);
-        // the process mapped file offset 0 at base: the same rule as in memory (see MemoryImage)
-        for (ElfLoad load : loads) {
-            if (load.offset() == 0) {
-                bias = base - load.vaddr();
-                return;
-            }
-        }
-        if (!loads.isEmpty()) {
-            bias = base - (loads.getFirst().vaddr() - loads.getFirst().offset());
-        }
+        bias = ElfLoad.bias(base, loads);
     }
 
     @Override

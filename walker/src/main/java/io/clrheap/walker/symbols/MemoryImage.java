@@ -27,17 +27,7 @@ final class MemoryImage implements ImageBytes {
 
     @Override
     public void useLoadSegments(List<ElfLoad> loads) {
-        // The mapping of file offset 0 starts at base; its link-time address is p_vaddr - p_offset of the PT_LOAD
-        // holding offset 0 (gABI "Base Address"): 0 in a shared object or PIE, the link address in an ET_EXEC.
-        for (ElfLoad load : loads) {
-            if (load.offset() == 0) {
-                bias = base - load.vaddr();
-                return;
-            }
-        }
-        if (!loads.isEmpty()) {
-            bias = base - (loads.getFirst().vaddr() - loads.getFirst().offset());
-        }
+        bias = ElfLoad.bias(base, loads);
     }
 
     @Override

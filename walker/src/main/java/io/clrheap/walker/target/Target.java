@@ -1,0 +1,48 @@
+package io.clrheap.walker.target;
+
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeBuild;
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.layout.view.ViewFactory;
+import io.clrheap.memory.Memory;
+
+/**
+ * An opened dump (or process image): its memory, the runtime module, the identified build and the profile bound
+ * to it. Immutable; targets of different runtime versions coexist.
+ *
+ * @param memory        the process memory
+ * @param module        the runtime module
+ * @param build         the identified build (its {@code g_dacTable} indexes)
+ * @param version       the exact version, e.g. {@code 8.0.30}
+ * @param versionSource how the version was identified
+ * @param layout        the profile for this version and the dump's GC flavour
+ * @param views         typed views bound to {@code layout}
+ */
+public record Target(Memory memory, RuntimeModule module, RuntimeBuild build, String version, String versionSource,
+                     RuntimeLayout layout, ViewFactory views) {
+
+    public GcFlavor gc() {
+        return layout.gc();
+    }
+
+    /**
+     * The address of runtime global {@code name} (a dacvars.h name): the value of its {@code g_dacTable} entry.
+     *
+     * @throws IllegalStateException when the build's profile has no index for it (a profile defect)
+     */
+    public long globalAddress(String name) {
+        int index = build.dacTable().indexOf(name).orElseThrow(() -> new IllegalStateException(
+                "the " + version + " profile has no g_dacTable index for " + name));
+        return memory.readPointer(module.dacTable() + 8L * index);
+    }
+
+    /** Shorthand: the pointer stored in runtime global {@code name}. */
+    public long globalPointer(String name) {
+        return memory.readPointer(globalAddress(name));
+    }
+
+    /** e.g. {@code .NET 8.0.30, server GC, Sarif.Multitool}. */
+    public String describe() {
+        return ".NET " + version + ", " + gc().id() + " GC, " + module.fileName();
+    }
+}
