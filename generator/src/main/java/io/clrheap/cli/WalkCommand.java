@@ -107,8 +107,17 @@ final class WalkCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (!Files.isRegularFile(dump)) {
+        if (Files.isDirectory(dump)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), dump + " is a directory, not a dump");
+        }
+        if (!Files.exists(dump)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no such file: " + dump);
+        }
+        if (names != null && !Files.isRegularFile(names)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--names " + names + ": no such file");
+        }
+        if (module != null && !Files.isRegularFile(module)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--module " + module + ": no such file");
         }
         if (parallel < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
@@ -121,6 +130,9 @@ final class WalkCommand implements Callable<Integer> {
             } catch (TargetException e) {
                 err.println("clrheap walk: " + dump + ": " + e.getMessage());
                 return EXIT_CANNOT_OPEN;
+            }
+            if (module != null && target.module().symbolsFrom().equals("dump memory")) {
+                note(err, "--module ignored: the dump holds the runtime module's headers");
             }
             DiscoveredHeap heap = new HeapDiscovery(target).discover();
             if (!quiet) {
@@ -136,8 +148,8 @@ final class WalkCommand implements Callable<Integer> {
             err.println("clrheap walk: " + e.getMessage());
             return EXIT_CANNOT_OPEN;
         } catch (IOException e) {
-            err.println("clrheap walk: " + dump + ": " + e.getMessage());
-            return 1;
+            err.println("clrheap walk: cannot open " + dump + ": " + e.getMessage());
+            return EXIT_CANNOT_OPEN;
         }
     }
 
@@ -150,9 +162,13 @@ final class WalkCommand implements Callable<Integer> {
             if (report.eeheap) {
                 EeHeapReport r = new EeHeapReport(target, heap);
                 if (json) {
-                    printJson(out, r.toJson());
+                    ObjectNode root = r.toJson();
+                    ArrayNode problems = root.putArray("problems");
+                    heap.problems().forEach(p -> problems.add(p.describe()));
+                    printJson(out, root);
                 } else {
                     r.print(out);
+                    heap.problems().forEach(p -> out.println("problem: " + p.describe()));
                 }
                 return 0;
             }
@@ -173,22 +189,21 @@ final class WalkCommand implements Callable<Integer> {
     }
 
     private int stat(PrintWriter out, PrintWriter err, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws InterruptedException {
-        List<StatAndProblems> parts = walker.walkRegions(StatAndProblems::new, parallel);
         DumpHeapStat stat = new DumpHeapStat();
-        long problems = heap.problems().size();
-        for (StatAndProblems p : parts) {
-            stat.merge(p.stat);
-            problems += p.problems;
-        }
+        long[] problems = {heap.problems().size()};
+        walker.walkRegions(StatAndProblems::new, part -> {
+            stat.merge(part.stat);
+            problems[0] += part.problems;
+        }, parallel);
         if (json) {
             ObjectNode root = stat.toJson(names, heap.freeMethodTable());
-            root.put("problems", problems);
+            root.put("problems", problems[0]);
             printJson(out, root);
         } else {
             stat.print(out, names, heap.freeMethodTable());
         }
-        if (problems > 0 && !quiet) {
-            err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", problems, problems == 1 ? "" : "s");
+        if (problems[0] > 0 && !quiet) {
+            err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", problems[0], problems[0] == 1 ? "" : "s");
         }
         return 0;
     }
@@ -286,9 +301,7 @@ final class WalkCommand implements Callable<Integer> {
     private int verify(PrintWriter out, HeapWalker walker, DiscoveredHeap heap) throws InterruptedException {
         ProblemCollector all = new ProblemCollector();
         heap.problems().forEach(all::problem);
-        for (ProblemCollector part : walker.walkRegions(ProblemCollector::new, parallel)) {
-            all.merge(part);
-        }
+        walker.walkRegions(ProblemCollector::new, all::merge, parallel);
         if (json) {
             ObjectNode root = JsonNodeFactory.instance.objectNode();
             root.put("objects", all.objects());

@@ -179,6 +179,45 @@ class CorruptedRealDumpTest {
                 .hasMessageContaining("10.0.9 (129 entries)");
     }
 
+    @Test
+    void handleTablesInSlotsBeyondTheHeapCountAreFound() throws TargetException {
+        RealDump server = RealDump.of("net10-svr");
+        PatchedMemory patched = new PatchedMemory(server.core);
+        Target t = new TargetOpener(ProfileLoader.builtIn()).open(patched, server.core.mappedFiles(), Optional.empty());
+        var vars = t.views().view(GcDacVars.class, patched, t.globalPointer("g_gcDacGlobals"));
+        long buckets = t.views().view(io.clrheap.layout.view.HandleTableMap.class, patched, vars.handleTableMap()).buckets();
+        long tables = t.views().view(io.clrheap.layout.view.HandleTableBucket.class, patched, patched.readPointer(buckets)).tables();
+        long second = patched.readPointer(tables + 8);
+        patched.putLong(tables + 8, 0).putLong(tables + 16, second); // as with DATAS: 2 heaps' worth of handles over 3 processor slots
+        var expected = new io.clrheap.walker.report.HandleTableWalker(server.target, 2).handles();
+        var found = new io.clrheap.walker.report.HandleTableWalker(t, 2).handles();
+        assertThat(found).hasSameSizeAs(expected).extracting(h -> h.handle()).containsExactlyElementsOf(expected.stream().map(h -> h.handle()).toList());
+        assertThat(found).anyMatch(h -> h.table() == 2);
+    }
+
+    @Test
+    void a10DumpWithoutDotNetRuntimeInfoIsIdentifiedByItsTableLength() throws TargetException {
+        RealDump net10 = RealDump.of("net10-small");
+        PatchedMemory patched = new PatchedMemory(net10.core);
+        long base = net10.core.mappedFiles().stream().filter(f -> f.fileOffset() == 0 && f.path().endsWith("golden10")).findFirst().orElseThrow().start();
+        patched.putLong(base + 0xb57bf8, 0); // spoil DotNetRuntimeInfo's signature, as a libcoreclr.so would have none
+        Target t = new TargetOpener(ProfileLoader.builtIn()).open(patched, net10.core.mappedFiles(), Optional.empty());
+        assertThat(t.version()).isEqualTo("10.0.9 or 10.0.11");
+        assertThat(t.versionSource()).contains("g_dacTable length");
+        Walk w = walk(t);
+        assertThat(w.objects()).containsExactlyInAnyOrderElementsOf(net10.walked.keySet());
+    }
+
+    @Test
+    void aFrozenSegmentClaimingATebibyteIsRejectedNotWalked() throws TargetException {
+        Region frozen = real.heap.heaps().get(0).regions().get(0);
+        assertThat(frozen.kind()).isEqualTo(SegmentKind.FROZEN);
+        memory.putLong(frozen.descriptor() + real.target.layout().offset("heap_segment", "allocated"), frozen.mem() + (1L << 40));
+        Walk w = walk(open());
+        assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_REGION_BOUNDS && p.address() == frozen.descriptor());
+        assertThat(w.objects()).doesNotContain(frozen.mem());
+    }
+
     private static Optional<String> builtInText(String name) {
         try (var in = ProfileLoader.class.getResourceAsStream("/io/clrheap/layout/profiles/" + name + ".json")) {
             return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));

@@ -120,6 +120,31 @@ class RealDumpCommandLineTest {
     }
 
     @Test
+    void verifyOfACorruptedDumpListsTheProblemAndExitsWith1(@TempDir Path tmp) throws IOException {
+        RealDump d = RealDump.of("net9-withheap");
+        long victim = d.reported("OBJ").get(0).address();
+        Path copy = tmp.resolve("corrupt.core");
+        Files.copy(d.core.path(), copy);
+        var segment = d.core.loadSegments().stream()
+                .filter(l -> Long.compareUnsigned(victim - l.vaddr(), l.filesz()) < 0).findFirst().orElseThrow();
+        try (FileChannel file = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+            file.write(ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0x6000_0000_0000L).flip(),
+                    segment.fileOffset() + (victim - segment.vaddr()));
+        }
+        Run r = clrheap("walk", copy.toString(), "--verify");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).contains(String.format("bad MethodTable at 0x%x: MethodTable 0x600000000000", victim), "the walk resumes at")
+                .containsPattern("[0-9,]+ objects walked, 1 problem\n");
+    }
+
+    @Test
+    void aDirectoryIsAUsageError() {
+        Run r = clrheap("walk", RealDump.root().toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("is a directory, not a dump");
+    }
+
+    @Test
     void aDumpWithoutTheRuntimeModuleHeadersIsRefusedWithExitCode3() {
         Run r = clrheap("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--stat");
         assertThat(r.exitCode()).isEqualTo(3);

@@ -52,12 +52,12 @@ public final class HeapDiscovery {
         GcDacVars vars = target.views().view(GcDacVars.class, memory, target.globalPointer("g_gcDacGlobals"));
         long stride = vars.generationSize();
         long[] generationOffsets = publishedGenerationOffsets(vars);
-        boolean gcInProgress = memory.readInt(vars.gcStructuresInvalidCnt()) != 0;
+        boolean gcInProgress = readsNonZero(vars.gcStructuresInvalidCnt());
         if (gcInProgress) {
             problems.add(new Problem(ProblemKind.GC_IN_PROGRESS, vars.gcStructuresInvalidCnt(), "",
                     "gc_structures_invalid_cnt is not 0: the dump was taken during a GC; objects may be moving"));
         }
-        List<HeapRoots> roots = layout.gc() == GcFlavor.SERVER ? serverHeaps(vars) : List.of(workstationHeap(vars));
+        List<HeapRoots> roots = layout.gc() == GcFlavor.SERVER ? serverHeaps(vars) : workstationHeap(vars);
         Set<Long> seen = new HashSet<>();
         int[] regionBudget = {limits.maxRegions()};
         List<SubHeap> heaps = new ArrayList<>();
@@ -68,10 +68,20 @@ public final class HeapDiscovery {
             long gen0Context = r.generationTable + generationOffsets[0];
             contexts.add(context("heap " + r.index + " gen0", gen0Context));
         }
+        dropOverlapping(heaps);
         contexts.addAll(threadContexts());
         contexts.add(globalContext());
         long freeMt = target.globalPointer("g_pFreeObjectMethodTable");
         return new DiscoveredHeap(layout.gc(), heaps, contexts.stream().filter(this::plausible).toList(), freeMt, gcInProgress, problems);
+    }
+
+    private boolean readsNonZero(long address) {
+        try {
+            return memory.readInt(address) != 0;
+        } catch (MissingMemoryException e) {
+            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, address, "", "gc_structures_invalid_cnt cannot be read: " + e.getMessage()));
+            return false;
+        }
     }
 
     /** allocation_context and start_segment offsets as the runtime publishes them; the profile's when unreadable. */
@@ -94,9 +104,16 @@ public final class HeapDiscovery {
     private record HeapRoots(int index, long gcHeap, long generationTable, long allocAllocated, long ephemeralSegment, long finalizeQueue) {
     }
 
-    private HeapRoots workstationHeap(GcDacVars vars) {
-        return new HeapRoots(0, 0, vars.generationTable(), memory.readPointer(vars.allocAllocated()),
-                memory.readPointer(vars.ephemeralHeapSegment()), memory.readPointer(vars.finalizeQueue()));
+    private List<HeapRoots> workstationHeap(GcDacVars vars) {
+        try {
+            return List.of(new HeapRoots(0, 0, vars.generationTable(), memory.readPointer(vars.allocAllocated()),
+                    memory.readPointer(vars.ephemeralHeapSegment()), memory.readPointer(vars.finalizeQueue())));
+        } catch (MissingMemoryException e) {
+            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, vars.address(), "heap 0",
+                    "the workstation heap's alloc_allocated, ephemeral_heap_segment or finalize_queue cannot be read ("
+                            + e.getMessage() + "); no heap is walked"));
+            return List.of();
+        }
     }
 
     private List<HeapRoots> serverHeaps(GcDacVars vars) {
@@ -106,18 +123,38 @@ public final class HeapDiscovery {
                     "n_heaps is " + count + ", outside 1.." + limits.maxHeaps() + "; no heap is walked"));
             return List.of();
         }
-        long heapArray = memory.readPointer(vars.gHeaps());
-        long[] offsets = publishedGcHeapOffsets(vars.gcHeapFieldOffsets());
+        long heapArray;
+        long[] offsets;
+        try {
+            heapArray = memory.readPointer(vars.gHeaps());
+            offsets = publishedGcHeapOffsets(vars.gcHeapFieldOffsets());
+        } catch (MissingMemoryException e) {
+            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, vars.gHeaps(), "", "g_heaps or gc_heap_field_offsets cannot be read ("
+                    + e.getMessage() + "); no heap is walked"));
+            return List.of();
+        }
+        if (offsets == null) {
+            return List.of();
+        }
         List<HeapRoots> heaps = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            long heap = memory.readPointer(heapArray + 8L * i);
-            heaps.add(new HeapRoots(i, heap, heap + offsets[3], memory.readPointer(heap + offsets[0]),
-                    memory.readPointer(heap + offsets[1]), memory.readPointer(heap + offsets[2])));
+            long heap = 0;
+            try {
+                heap = memory.readPointer(heapArray + 8L * i);
+                heaps.add(new HeapRoots(i, heap, heap + offsets[3], memory.readPointer(heap + offsets[0]),
+                        memory.readPointer(heap + offsets[1]), memory.readPointer(heap + offsets[2])));
+            } catch (MissingMemoryException e) {
+                problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, heap == 0 ? heapArray + 8L * i : heap, "heap " + i,
+                        String.format("g_heaps[%d] (gc_heap 0x%x) cannot be read (%s); this heap is not walked", i, heap, e.getMessage())));
+            }
         }
         return heaps;
     }
 
-    /** The gc_heap offsets of the four fields discovery reads, from the array the GC publishes (dacFieldOrder.gc_heap). */
+    /**
+     * The gc_heap offsets of the four fields discovery reads, from the array the GC publishes (dacFieldOrder.gc_heap);
+     * null (with a problem) when the build says it has no such field.
+     */
     private long[] publishedGcHeapOffsets(long array) {
         List<String> order = layout.dacFieldOrder().get("gc_heap");
         long[] offsets = new long[GC_HEAP_FIELDS.length];
@@ -127,8 +164,10 @@ public final class HeapDiscovery {
             int index = order.indexOf(name);
             long published = memory.readInt(array + 4L * index);
             if (published < 0) {
-                throw new MissingMemoryException(array + 4L * index, 4, "gc_heap_field_offsets (entry " + index + " for " + name + " is -1)",
-                        MissingMemoryException.Reason.NOT_CAPTURED);
+                problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, array + 4L * index, "", String.format(
+                        "gc_heap_field_offsets[%d] (%s) is %d: this build publishes no such gc_heap field; no heap is walked",
+                        index, name, published)));
+                return null;
             }
             if (published != profile) {
                 problems.add(new Problem(ProblemKind.OFFSET_MISMATCH, array + 4L * index, "", String.format(
@@ -154,11 +193,15 @@ public final class HeapDiscovery {
                         "generation " + gen + " cannot be read: " + e.getMessage()));
                 continue;
             }
+            Set<Long> chain = new HashSet<>();
             while (segment != 0) {
-                if (!seen.add(segment)) {
+                if (!chain.add(segment)) {
                     problems.add(new Problem(ProblemKind.SEGMENT_CYCLE, segment, "heap " + heap.index + " gen" + gen + " list",
-                            "this heap_segment was already listed; the chain is cut here"));
+                            "this heap_segment comes again in the same list; the chain is cut here"));
                     break;
+                }
+                if (!seen.add(segment)) {
+                    break; // already listed from another generation's list (segments mode: gen0/gen1 start in gen2's); so is the rest
                 }
                 if (budget[0]-- <= 0) {
                     problems.add(new Problem(ProblemKind.TOO_MANY_REGIONS, segment, "heap " + heap.index + " gen" + gen + " list",
@@ -196,12 +239,41 @@ public final class HeapDiscovery {
         if (allocated == 0 && !ephemeral) {
             return null; // allocated 0 marks a freed region (gcpriv.h heap_segment.allocated): nothing to walk
         }
-        if (Long.compareUnsigned(end, mem) < 0 || (kind != SegmentKind.FROZEN && Long.compareUnsigned(end, reserved) > 0)) {
+        long committed = region.committed();
+        // mem <= end <= committed <= reserved: a region's objects lie in memory the GC committed
+        if (Long.compareUnsigned(end, mem) < 0 || Long.compareUnsigned(end, committed) > 0 || Long.compareUnsigned(committed, reserved) > 0) {
             problems.add(new Problem(ProblemKind.BAD_REGION_BOUNDS, s.address(), region.toString(), String.format(
-                    "mem 0x%x, end 0x%x, reserved 0x%x are out of order; the region is not walked", mem, end, reserved)));
+                    "mem 0x%x, end 0x%x, committed 0x%x, reserved 0x%x are out of order; the region is not walked",
+                    mem, end, committed, reserved)));
             return null;
         }
         return region;
+    }
+
+    /** Regions whose object ranges overlap an earlier one (by address) are corrupt: reported and dropped. */
+    private void dropOverlapping(List<SubHeap> heaps) {
+        List<Region> all = new ArrayList<>();
+        heaps.forEach(h -> all.addAll(h.regions()));
+        all.sort((a, b) -> Long.compareUnsigned(a.mem(), b.mem()));
+        Set<Region> dropped = new HashSet<>();
+        long reach = 0;
+        Region previous = null;
+        for (Region r : all) {
+            if (previous != null && Long.compareUnsigned(r.mem(), reach) < 0 && r.end() != r.mem()) {
+                dropped.add(r);
+                problems.add(new Problem(ProblemKind.BAD_REGION_BOUNDS, r.descriptor(), r.toString(), String.format(
+                        "its objects overlap those of %s; the region is not walked", previous)));
+                continue;
+            }
+            if (Long.compareUnsigned(r.end(), reach) > 0) {
+                reach = r.end();
+                previous = r;
+            }
+        }
+        if (!dropped.isEmpty()) {
+            heaps.replaceAll(h -> new SubHeap(h.index(), h.gcHeap(), h.generationTable(), h.allocAllocated(), h.ephemeralSegment(),
+                    h.finalizeQueue(), h.regions().stream().filter(r -> !dropped.contains(r)).toList()));
+        }
     }
 
     private List<AllocContextInfo> threadContexts() {

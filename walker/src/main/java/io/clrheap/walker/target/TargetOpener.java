@@ -53,8 +53,7 @@ public final class TargetOpener {
         Identified id = identify(memory, module, located.symbols());
         GcFlavor gc = heapType(memory, module, id.build());
         RuntimeLayout layout = profiles.load(id.version(), gc);
-        RuntimeBuild build = layout.buildWithDacTableLength(module.dacTableLength()).orElseThrow();
-        Target target = new Target(memory, module, build, id.versionText(), id.source(), layout, new ViewFactory(layout));
+        Target target = new Target(memory, module, id.build(), id.versionText(), id.source(), layout, new ViewFactory(layout));
         new TargetValidation(target, located.symbols()).check();
         return target;
     }
@@ -194,29 +193,33 @@ public final class TargetOpener {
     private Identified identify(Memory memory, RuntimeModule module, ElfDynamicSymbols symbols) throws TargetException {
         Optional<String> fromInfo = runtimeInfoVersion(memory, symbols);
         List<String> known = new ArrayList<>();
-        Identified match = null;
-        int matches = 0;
+        List<Identified> matches = new ArrayList<>();
         for (RuntimeVersion v : RuntimeVersion.values()) {
             RuntimeLayout layout = profiles.load(v, GcFlavor.WORKSTATION);
             for (RuntimeBuild b : layout.builds()) {
                 known.add(b.version() + " (" + b.dacTable().length() + " entries)");
-                if (b.dacTable().length() != module.dacTableLength()) {
-                    continue;
-                }
-                if (fromInfo.isPresent() ? fromInfo.get().equals(b.version()) : true) {
-                    match = new Identified(v, b.version(), b,
-                            fromInfo.isPresent() ? "DotNetRuntimeInfo" : "g_dacTable length");
-                    matches++;
+                if (b.dacTable().length() == module.dacTableLength()
+                        && (fromInfo.isEmpty() || fromInfo.get().equals(b.version()))) {
+                    matches.add(new Identified(v, b.version(), b, fromInfo.isPresent() ? "DotNetRuntimeInfo" : "g_dacTable length"));
                 }
             }
         }
-        if (match == null || matches > 1) {
+        // without DotNetRuntimeInfo, builds that share the table length are told apart only if their layouts differ:
+        // 10.0.9 and 10.0.11 have the same table and profile, so either serves (the newest known is named)
+        boolean sameLayout = !matches.isEmpty() && matches.stream().allMatch(m -> m.version() == matches.get(0).version()
+                && m.build().dacTable().equals(matches.get(0).build().dacTable()));
+        if (matches.isEmpty() || !sameLayout) {
             String found = fromInfo.map(s -> "runtime " + s).orElse("a runtime without DotNetRuntimeInfo");
             throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
                     "unsupported build: %s with a g_dacTable of %d entries in %s; clrheap has profiles for %s",
                     found, module.dacTableLength(), module.fileName(), String.join(", ", known)));
         }
-        return match;
+        if (matches.size() == 1) {
+            return matches.get(0);
+        }
+        String versions = String.join(" or ", matches.stream().map(Identified::versionText).toList());
+        Identified first = matches.get(0);
+        return new Identified(first.version(), versions, first.build(), "g_dacTable length (builds of the same layout)");
     }
 
     /** {@code major.minor.patch} from DotNetRuntimeInfo.RuntimeVersion (file version build number / 100 = patch). */

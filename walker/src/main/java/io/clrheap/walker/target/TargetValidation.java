@@ -46,7 +46,8 @@ final class TargetValidation {
             threadList();
             contractDescriptor();
         } catch (MissingMemoryException e) {
-            throw refuse("a structure it needs is not in the dump: " + e.getMessage());
+            throw new TargetException(TargetException.Kind.INCONSISTENT, "the dump lacks a structure discovery needs ("
+                    + target.describe() + "): " + e.getMessage(), e);
         }
     }
 
@@ -128,29 +129,44 @@ final class TargetValidation {
         } catch (java.io.IOException e) {
             throw refuse("its contract descriptor is not valid JSON: " + e.getMessage());
         }
-        for (String type : new String[] {"Thread", "ThreadStore"}) {
-            var fields = json.path("types").path(type).properties();
-            for (var f : fields) {
-                if (f.getKey().equals("!") || layout.type(type).findField(f.getKey()).isEmpty()) {
+        // descriptor type.field -> profile structure.field, for everything discovery reads through a thread
+        String[][] same = {
+            {"Thread", "*", "Thread"}, {"ThreadStore", "*", "ThreadStore"}, {"RuntimeThreadLocals", "AllocContext", "RuntimeThreadLocals.AllocContext"},
+            {"EEAllocContext", "GCAllocationContext", "ee_alloc_context.m_GCAllocContext"},
+            {"GCAllocContext", "Pointer", "gc_alloc_context.alloc_ptr"}, {"GCAllocContext", "Limit", "gc_alloc_context.alloc_limit"},
+            {"MethodTable", "*", "MethodTable"}, {"EEClass", "MethodTable", "EEClass.MethodTable"}};
+        for (String[] pair : same) {
+            for (var f : json.path("types").path(pair[0]).properties()) {
+                if (f.getKey().equals("!") || !(pair[1].equals("*") || pair[1].equals(f.getKey()))) {
+                    continue;
+                }
+                String structure = pair[1].equals("*") ? pair[2] : pair[2].substring(0, pair[2].indexOf('.'));
+                String field = pair[1].equals("*") ? f.getKey() : pair[2].substring(pair[2].indexOf('.') + 1);
+                if (layout.findType(structure).isEmpty() || layout.type(structure).findField(field).isEmpty()) {
                     continue;
                 }
                 long offset = f.getValue().isArray() ? f.getValue().get(0).asLong() : f.getValue().asLong();
-                long profile = layout.offset(type, f.getKey());
+                long profile = layout.offset(structure, field);
                 if (offset != profile) {
-                    throw refuse(String.format("its contract descriptor puts %s.%s at 0x%x, the profile at 0x%x",
-                            type, f.getKey(), offset, profile));
+                    throw refuse(String.format("its contract descriptor puts %s.%s at 0x%x, the profile's %s.%s at 0x%x",
+                            pair[0], f.getKey(), offset, structure, field, profile));
                 }
             }
         }
-        JsonNode store = json.path("globals").path("ThreadStore");
-        if (store.isArray() && store.get(0).isArray()) {
-            int slot = store.get(0).get(0).asInt();
-            if (slot > 0 && slot < descriptor.pointerDataCount()) {
+        // globals the descriptor reaches through pointer_data must be the variables g_dacTable lists
+        String[][] globals = {{"ThreadStore", "ThreadStore::s_pThreadStore"}, {"FreeObjectMethodTable", "g_pFreeObjectMethodTable"}};
+        for (String[] g : globals) {
+            JsonNode node = json.path("globals").path(g[0]);
+            if (!node.isArray() || !node.get(0).isArray()) {
+                continue;
+            }
+            int slot = node.get(0).get(0).asInt();
+            if (slot > 0 && slot < descriptor.pointerDataCount()) { // slot 0 is the placeholder (CDMD)
                 long fromDescriptor = target.memory().readPointer(descriptor.pointerData() + 8L * slot);
-                long fromTable = target.globalAddress("ThreadStore::s_pThreadStore");
+                long fromTable = target.globalAddress(g[1]);
                 if (fromDescriptor != fromTable) {
-                    throw refuse(String.format("its contract descriptor's ThreadStore global is 0x%x, g_dacTable's 0x%x",
-                            fromDescriptor, fromTable));
+                    throw refuse(String.format("its contract descriptor's %s global is 0x%x, g_dacTable's %s is 0x%x",
+                            g[0], fromDescriptor, g[1], fromTable));
                 }
             }
         }

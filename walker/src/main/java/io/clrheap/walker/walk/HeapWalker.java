@@ -33,12 +33,48 @@ public final class HeapWalker {
     /** Bytes of the regions walked so far (for progress reports; walks update it per region). */
     private final java.util.concurrent.atomic.AtomicLong walkedBytes = new java.util.concurrent.atomic.AtomicLong();
 
+    /** Starts and ends of the memory's present ranges, sorted: a walk that meets missing memory jumps to the next. */
+    private final long[] presentStarts;
+    private final long[] presentEnds;
+
     public HeapWalker(Memory memory, WalkRules rules, DiscoveredHeap heap, WalkLimits limits) {
         this.memory = memory;
         this.rules = rules;
         this.heap = heap;
         this.limits = limits;
         this.regions = heap.regionsByAddress();
+        List<io.clrheap.memory.MemoryRange> present = memory.ranges();
+        this.presentStarts = new long[present.size()];
+        this.presentEnds = new long[present.size()];
+        for (int i = 0; i < present.size(); i++) {
+            presentStarts[i] = present.get(i).start();
+            presentEnds[i] = present.get(i).end();
+        }
+    }
+
+    /** The first present address at or after {@code address} (8-aligned), or -1 when none follows. */
+    private long nextPresent(long address) {
+        int lo = 0;
+        int hi = presentEnds.length - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(presentEnds[mid], address) > 0) {
+                found = mid;
+                hi = mid - 1;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        if (found < 0) {
+            return -1;
+        }
+        long start = Long.compareUnsigned(presentStarts[found], address) > 0 ? presentStarts[found] : address;
+        return rules.align(start);
+    }
+
+    private MethodTableCache newCache() {
+        return new MethodTableCache(memory, rules, heap.freeMethodTable(), limits.maxMethodTables());
     }
 
     /** The regions walked, in walk order (address order). */
@@ -58,7 +94,7 @@ public final class HeapWalker {
 
     /** Walks every region in address order on this thread. */
     public WalkSummary walk(ObjectVisitor visitor) {
-        MethodTableCache cache = new MethodTableCache(memory, rules, limits.maxMethodTables());
+        MethodTableCache cache = newCache();
         WalkSummary total = WalkSummary.EMPTY;
         for (Region region : regions) {
             total = total.plus(walkRegion(region, visitor, cache));
@@ -67,24 +103,32 @@ public final class HeapWalker {
     }
 
     /**
-     * Walks the regions on {@code parallelism} threads, one visitor per region (from {@code perRegion}); returns the
-     * visitors in region address order, so that merging them gives the same report as a sequential walk.
+     * Walks the regions on {@code parallelism} threads, one visitor per region (from {@code perRegion}), and hands
+     * each visitor to {@code inRegionOrder} in region address order as soon as it and those before it are done — so
+     * that merging gives the same report as a sequential walk, and at most a few visitors per thread are alive.
+     * Whether a region's walk can resume after a bad object depends on the dump only (not on which thread walked
+     * what before), so the result does not depend on scheduling.
      */
-    public <V extends ObjectVisitor> List<V> walkRegions(Supplier<V> perRegion, int parallelism) throws InterruptedException {
+    public <V extends ObjectVisitor> void walkRegions(Supplier<V> perRegion, java.util.function.Consumer<V> inRegionOrder,
+                                                      int parallelism) throws InterruptedException {
         int threads = Math.max(1, Math.min(parallelism, regions.size()));
         BlockingQueue<MethodTableCache> caches = new ArrayBlockingQueue<>(threads);
         for (int i = 0; i < threads; i++) {
-            caches.add(new MethodTableCache(memory, rules, limits.maxMethodTables()));
+            caches.add(newCache());
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "clrheap-walk");
             t.setDaemon(true);
             return t;
         });
+        int window = threads * 4;
+        java.util.ArrayDeque<Future<V>> inFlight = new java.util.ArrayDeque<>(window);
         try {
-            List<Future<V>> futures = new ArrayList<>(regions.size());
             for (Region region : regions) {
-                futures.add(pool.submit(() -> {
+                if (inFlight.size() == window) {
+                    inRegionOrder.accept(inFlight.removeFirst().get());
+                }
+                inFlight.addLast(pool.submit(() -> {
                     V visitor = perRegion.get();
                     MethodTableCache cache = caches.take();
                     try {
@@ -95,11 +139,9 @@ public final class HeapWalker {
                     return visitor;
                 }));
             }
-            List<V> visitors = new ArrayList<>(regions.size());
-            for (Future<V> f : futures) {
-                visitors.add(f.get());
+            while (!inFlight.isEmpty()) {
+                inRegionOrder.accept(inFlight.removeFirst().get());
             }
-            return visitors;
         } catch (ExecutionException e) {
             throw new IllegalStateException("a region walk failed: " + e.getCause(), e.getCause());
         } finally {
@@ -243,30 +285,40 @@ public final class HeapWalker {
                     return skipTo;
                 }
                 try {
-                    long mt = memory.readLong(address) & rules.methodTableMask();
-                    if (mt != 0 && cache.knownValid(mt) && fits(address, mt)) {
+                    long next = plausibleObjectEnd(address);
+                    // two plausible objects in a row (or one that ends the region or meets a context)
+                    if (next > 0 && (Long.compareUnsigned(next, end) >= 0 || skipContext(next) != next || plausibleObjectEnd(next) > 0)) {
                         return address;
                     }
                     address += rules.alignment();
                 } catch (MissingMemoryException e) {
-                    address = (address | 0xfff) + 1; // the rest of this page is missing too
+                    long present = nextPresent(address + rules.alignment());
+                    address = present < 0 ? end : present;
                 }
             }
             return end;
+        }
+
+        /** The end of the object at {@code address} if it has a valid MethodTable and fits in the region, else -1. */
+        private long plausibleObjectEnd(long address) {
+            long mt = memory.readLong(address) & rules.methodTableMask();
+            if (mt == 0) {
+                return -1;
+            }
+            int entry = cache.lookup(mt);
+            if (entry == MethodTableCache.INVALID) {
+                return -1;
+            }
+            long count = cache.componentSize(entry) == 0 ? 0
+                    : Integer.toUnsignedLong(memory.readInt(address + rules.componentCountOffset()));
+            long step = rules.step(cache.baseSize(entry) + count * cache.componentSize(entry));
+            return Long.compareUnsigned(step, end - address) <= 0 ? address + step : -1;
         }
 
         private long pending(ProblemKind kind, String detail) {
             pendingKind = kind;
             pendingDetail = detail;
             return -1;
-        }
-
-        private boolean fits(long address, long mt) {
-            int entry = cache.lookup(mt);
-            long count = cache.componentSize(entry) == 0 ? 0
-                    : Integer.toUnsignedLong(memory.readInt(address + rules.componentCountOffset()));
-            long size = cache.baseSize(entry) + count * cache.componentSize(entry);
-            return Long.compareUnsigned(rules.step(size), end - address) <= 0;
         }
 
         private void report(ProblemKind kind, long address, String detail) {

@@ -15,14 +15,16 @@ final class MethodTableCache {
 
     private final Memory memory;
     private final WalkRules rules;
+    private final long freeMethodTable;
     private final LongIntMap index;
     private int[] baseSizes = new int[256];
     private int[] componentSizes = new int[256];
     private int count;
 
-    MethodTableCache(Memory memory, WalkRules rules, int maxEntries) {
+    MethodTableCache(Memory memory, WalkRules rules, long freeMethodTable, int maxEntries) {
         this.memory = memory;
         this.rules = rules;
+        this.freeMethodTable = freeMethodTable;
         this.index = new LongIntMap(256, maxEntries);
     }
 
@@ -32,18 +34,31 @@ final class MethodTableCache {
         return e != MISSING ? e : load(mt);
     }
 
-    /** True when {@code mt} has been read and found valid (used to resync on a plausible object). */
-    boolean knownValid(long mt) {
-        int e = index.get(mt, MISSING);
-        return e != MISSING && e != INVALID;
-    }
-
     int baseSize(int entry) {
         return baseSizes[entry];
     }
 
     int componentSize(int entry) {
         return componentSizes[entry];
+    }
+
+    /**
+     * The EEClass back-pointer test (discovery.md section 10): EEClassOrCanonMT leads (through the canonical
+     * MethodTable when its low bit is set) to an EEClass whose MethodTable field points back to the canonical one.
+     * The free-object MethodTable has no EEClass and is taken on its address.
+     */
+    private boolean hasEeClass(long mt) {
+        try {
+            long e = memory.readPointer(mt + rules.eeClassOrCanonOffset());
+            long canonical = mt;
+            if ((e & rules.canonBit()) != 0) {
+                canonical = e & ~rules.canonBit();
+                e = memory.readPointer(canonical + rules.eeClassOrCanonOffset());
+            }
+            return e != 0 && memory.readPointer(e + rules.eeClassMethodTableOffset()) == canonical;
+        } catch (MissingMemoryException e) {
+            return false;
+        }
     }
 
     private int load(long mt) {
@@ -57,7 +72,7 @@ final class MethodTableCache {
             return INVALID;
         }
         int componentSize = (flags & rules.hasComponentSize()) != 0 ? flags & rules.componentSizeMask() : 0;
-        if (baseSize < rules.minBaseSize() || baseSize > rules.maxBaseSize()) {
+        if (baseSize < rules.minBaseSize() || baseSize > rules.maxBaseSize() || (mt != freeMethodTable && !hasEeClass(mt))) {
             index.put(mt, INVALID);
             return INVALID;
         }

@@ -5,11 +5,13 @@ import io.clrheap.layout.RuntimeLayout;
 /**
  * The numbers the object walk runs on, taken from the profile once (walker-semantics.md section 1; discovery.md
  * section 9): MethodTable field offsets and flag bits, the minimum object size, alignment, the allocation-context
- * tail reserve, the MethodTable mark-bit mask.
+ * tail reserve, the MethodTable mark-bit mask, and the EEClass back pointer that tells a real MethodTable from a
+ * pointer that happens to lead to readable memory (discovery.md section 10).
  */
 public record WalkRules(long mtFlagsOffset, long mtBaseSizeOffset, int hasComponentSize, int componentSizeMask,
                         long componentCountOffset, long minObjectSize, long alignment, long contextTailReserve,
-                        long methodTableMask, int minBaseSize, int maxBaseSize) {
+                        long methodTableMask, int minBaseSize, int maxBaseSize,
+                        long eeClassOrCanonOffset, long canonBit, long eeClassMethodTableOffset) {
 
     /** No type has a base size beyond this (the largest struct layouts are far below); a bigger one is garbage. */
     private static final int MAX_BASE_SIZE = 1 << 24;
@@ -27,7 +29,10 @@ public record WalkRules(long mtFlagsOffset, long mtBaseSizeOffset, int hasCompon
                 ~layout.constant("object.mt_unmask"),
                 // the smallest BaseSize is a string's 22 (header + MT + length + NUL)
                 (int) layout.constant("string.base_size"),
-                MAX_BASE_SIZE);
+                MAX_BASE_SIZE,
+                layout.offset("MethodTable", "EEClassOrCanonMT"),
+                layout.constant("method_table.eeclass_or_canon_mt.canon_bit"),
+                layout.offset("EEClass", "MethodTable"));
     }
 
     long align(long size) {

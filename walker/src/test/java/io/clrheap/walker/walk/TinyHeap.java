@@ -42,13 +42,16 @@ final class TinyHeap {
         byteArrayMt = methodTable(24, 1);
     }
 
-    /** A MethodTable with this base size and component size (0: none). */
+    /** A MethodTable with this base size and component size (0: none), and its EEClass pointing back to it. */
     long methodTable(int baseSize, int componentSize) {
         long mt = nextMt;
-        nextMt += 0x40;
+        long eeClass = mt + 0x40;
+        nextMt += 0x80;
         int flags = componentSize == 0 ? 0 : (int) (0x80000000L | componentSize);
-        memory.writeInt(mt, flags);
-        memory.writeInt(mt + 4, baseSize);
+        memory.writeInt(mt + LAYOUT.offset("MethodTable", "MTFlags"), flags);
+        memory.writeInt(mt + LAYOUT.offset("MethodTable", "BaseSize"), baseSize);
+        memory.writeLong(mt + LAYOUT.offset("MethodTable", "EEClassOrCanonMT"), eeClass);
+        memory.writeLong(eeClass + LAYOUT.offset("EEClass", "MethodTable"), mt);
         return mt;
     }
 
