@@ -1,0 +1,22 @@
+package io.clrheap.emulator;
+
+import io.clrheap.emulator.module.ModuleMapping;
+import io.clrheap.emulator.space.AddressSpace;
+import io.clrheap.layout.RuntimeLayout;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An emulated process: its memory, the runtime module's mappings (what /proc/PID/maps or an ELF core's NT_FILE
+ * lists), the ground truth of what was placed, and the type names (which real processes keep in metadata).
+ *
+ * @param scenario     what was built
+ * @param layout       the profile it was built with
+ * @param memory       the process memory
+ * @param mappings     the runtime module's file mappings
+ * @param groundTruth  every object, region and allocation context placed
+ * @param typeNames    MethodTable → type name
+ */
+public record EmulatedRuntime(Scenario scenario, RuntimeLayout layout, AddressSpace memory, List<ModuleMapping> mappings,
+                              GroundTruth groundTruth, Map<Long, String> typeNames) {
+}

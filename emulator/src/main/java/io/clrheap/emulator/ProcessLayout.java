@@ -1,0 +1,35 @@
+package io.clrheap.emulator;
+
+/**
+ * Where an emulated process keeps what: address ranges chosen like a Linux x64 .NET process's (the runtime module
+ * high in the mmap area, the malloc heap low, the GC's reserve range with regions carved at region alignment).
+ * Fixed values, so that the same scenario gives the same bytes.
+ */
+public final class ProcessLayout {
+
+    /** The runtime module (libcoreclr.so): 64 KiB aligned, like a mapped shared object. */
+    public static final long MODULE_BASE = 0x7f3a_1000_0000L;
+    /** The malloc heap: Thread objects, ThreadStore, gc_heap and GCHeap objects, the free-object MethodTable, frozen segment descriptors. */
+    public static final long NATIVE_HEAP = 0x5600_2000_0000L;
+    public static final long NATIVE_HEAP_SIZE = 256L << 20;
+    /** Loader heaps: MethodTables and EEClasses. */
+    public static final long LOADER_HEAP = 0x7f39_0000_0000L;
+    public static final long LOADER_HEAP_SIZE = 64L << 20;
+    /** The GC's bookkeeping: region descriptors (heap_segment), as in the real dumps, away from the regions. */
+    public static final long BOOKKEEPING = 0x7e10_0000_0000L;
+    public static final long BOOKKEEPING_SIZE = 64L << 20;
+    /** The GC's reserve range: every region is carved from it at region alignment. */
+    public static final long GC_RESERVE = 0x7e20_0000_0000L;
+    public static final long GC_RESERVE_SIZE = 256L << 30;
+    /** The frozen (non-GC) heap: outside [g_lowest_address, g_highest_address), like the runtime's FOH. */
+    public static final long FROZEN_HEAP = 0x7f38_0000_0000L;
+    /** Per-thread blocks of .NET 9/10 (RuntimeThreadLocals live in TLS, away from Thread objects). */
+    public static final long THREAD_LOCALS = 0x7f37_0000_0000L;
+    public static final long THREAD_LOCALS_SIZE = 16L << 20;
+
+    /** Bytes of a new allocation context: the runtime hands out about 8 KiB at a time (allocation quantum). */
+    public static final long ALLOCATION_QUANTUM = 8192;
+
+    private ProcessLayout() {
+    }
+}

@@ -1,0 +1,215 @@
+package io.clrheap.emulator;
+
+import io.clrheap.emulator.module.ModuleImage;
+import io.clrheap.layout.DacTable;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeBuild;
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.view.DotNetRuntimeInfo;
+import io.clrheap.layout.view.GcDacVars;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a
+ * variable in the module's .bss (the named ones where the build has them, a variable of its own for every other
+ * entry); {@code GcDacVars} and the variables it points to; {@code DotNetRuntimeInfo} where the build exports it.
+ * The module is laid out first and mapped into memory, so that the rest of the build writes into its variables.
+ */
+final class RuntimeGlobals {
+
+    /** DotNetRuntimeInfo.RuntimeVersion of the emulated builds (the real dumps; discovery.md section 3). */
+    private static final Map<String, int[]> RUNTIME_VERSIONS = Map.of(
+            "8.0.30", new int[] {8, 0, 3026, 36720},
+            "10.0.9", new int[] {10, 0, 926, 27113});
+    /** GcDacVars minor versions (discovery.md section 5). */
+    private static final Map<RuntimeVersion, Integer> GC_DAC_MINOR = Map.of(RuntimeVersion.NET8, 1, RuntimeVersion.NET9, 1, RuntimeVersion.NET10, 4);
+
+    private final Process process;
+    private final RuntimeLayout layout;
+    private final RuntimeBuild build;
+    private final Map<String, Long> variables = new HashMap<>();
+    private final long dacTable;
+    private final long gcDacVars;
+    private final long runtimeInfo;
+    private final long vtable;
+    private final ModuleImage image;
+    private final long[] unnamed;
+
+    RuntimeGlobals(Process process) {
+        this.process = process;
+        this.layout = process.layout();
+        this.build = layout.primaryBuild();
+        var module = process.module();
+        DacTable table = build.dacTable();
+        dacTable = module.reserveBss(8L * table.length(), 16);
+        long gcDacVarsSize = layout.type("GcDacVars").size().orElseThrow();
+        gcDacVars = module.reserveBss(gcDacVarsSize, 16);
+        // one variable per named global, sized for what it holds
+        for (String name : table.entries().keySet()) {
+            long size = switch (name) {
+                case "g_global_alloc_context" -> layout.findType("ee_alloc_context").isPresent()
+                        ? layout.type("ee_alloc_context").size().orElseThrow() : layout.type("gc_alloc_context").size().orElseThrow();
+                default -> 8;
+            };
+            variables.put(name, name.equals("g_gcDacGlobals") ? module.reserveBss(8, 8) : module.reserveBss(size, 8));
+        }
+        // the GC's own statics that GcDacVars points to
+        for (String name : List.of("build_variant", "built_with_svr", "max_gen", "gc_structures_invalid_cnt", "n_heaps", "g_heaps",
+                "alloc_allocated", "ephemeral_heap_segment", "finalize_queue", "dynamic_adaptation_mode", "bookkeeping_start")) {
+            variables.put("gc:" + name, module.reserveBss(16, 8));
+        }
+        // every g_dacTable entry without a name in the profile still points at a variable of its own
+        unnamed = new long[table.length()];
+        java.util.Set<Integer> namedIndexes = new java.util.HashSet<>();
+        table.entries().values().forEach(e -> namedIndexes.add(e.index()));
+        for (int i = 0; i < table.length(); i++) {
+            if (!namedIndexes.contains(i)) {
+                unnamed[i] = module.reserveBss(8, 8);
+            }
+        }
+        variables.put("gc:generation_table", module.reserveBss(5 * layout.type("generation").size().orElseThrow(), 16));
+        variables.put("gc:handle_table_map", module.reserveBss(layout.type("HandleTableMap").size().orElseThrow(), 16));
+        variables.put("gc:gc_heap_field_offsets", module.reserveData(4L * layout.dacFieldOrder().get("gc_heap").size(), 8));
+        variables.put("gc:generation_field_offsets", module.reserveData(12, 8));
+        // the IGCHeap vtable (in relro data) and the code its slots point to
+        long slots = layout.constant("IGCHeap.DiagDescrGenerations.slot") + 20;
+        vtable = module.reserveData(8 * slots, 16);
+        long code = module.reserveText(16 * slots, 16);
+        variables.put("code", code);
+        boolean exportsRuntimeInfo = RUNTIME_VERSIONS.containsKey(build.version());
+        runtimeInfo = exportsRuntimeInfo ? module.reserveData(layout.type("DotNetRuntimeInfo").size().orElseThrow(), 16) : 0;
+        module.export("g_dacTable", dacTable, 8L * table.length());
+        if (exportsRuntimeInfo) {
+            module.export("DotNetRuntimeInfo", runtimeInfo, layout.type("DotNetRuntimeInfo").size().orElseThrow());
+        }
+        image = module.build();
+        process.memory().reserve("runtime module " + image.path(), image.base(), image.end() - image.base());
+        byte[] bytes = image.mappedBytes();
+        process.memory().write(image.base(), bytes, 0, bytes.length);
+        writeTableAndStatics(table);
+    }
+
+    private void writeTableAndStatics(DacTable table) {
+        var memory = process.memory();
+        Map<Integer, String> named = new HashMap<>();
+        table.entries().values().forEach(e -> named.put(e.index(), e.name()));
+        for (int i = 0; i < table.length(); i++) {
+            String name = named.get(i);
+            memory.writePointer(dacTable + 8L * i, name != null ? variables.get(name) : unnamed[i]);
+        }
+        for (int slot = 0; slot < layout.constant("IGCHeap.DiagDescrGenerations.slot") + 20; slot++) {
+            memory.writePointer(vtable + 8L * slot, variables.get("code") + 16L * slot);
+        }
+        memory.writePointer(variable("g_gcDacGlobals"), gcDacVars);
+        memory.writeInt(variable("g_heap_type"), (int) (process.server() ? layout.constant("gc_heap_type.server") : layout.constant("gc_heap_type.workstation")));
+        if (runtimeInfo != 0) {
+            DotNetRuntimeInfo.Writable info = process.views().view(DotNetRuntimeInfo.Writable.class, memory, runtimeInfo);
+            byte[] signature = "DotNetRuntimeInfo\0".getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < signature.length; i++) {
+                info.signature(i, signature[i]);
+            }
+            info.version((int) layout.constant("runtime_info.runtime_version_min_version"));
+            int[] v = RUNTIME_VERSIONS.get(build.version());
+            for (int i = 0; i < 4; i++) {
+                info.runtimeVersion(i, v[i]);
+            }
+        }
+    }
+
+    ModuleImage image() {
+        return image;
+    }
+
+    long variable(String dacName) {
+        Long v = variables.get(dacName);
+        if (v == null) {
+            throw new IllegalStateException("no variable " + dacName + " in the " + build.version() + " module");
+        }
+        return v;
+    }
+
+    long gcStatic(String name) {
+        return variable("gc:" + name);
+    }
+
+    long vtable() {
+        return vtable;
+    }
+
+    long gcDacVars() {
+        return gcDacVars;
+    }
+
+    /**
+     * Fills the globals once the heaps and threads exist: GcDacVars (discovery.md section 5: server or workstation
+     * fields, the offset arrays), the MethodTable globals, g_pGCHeap, the GC range and the global allocation context.
+     */
+    void writeProcessGlobals(TypeSystem types, List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
+        var memory = process.memory();
+        memory.writePointer(variable("g_pFreeObjectMethodTable"), types.freeMethodTable());
+        memory.writePointer(variable("g_pObjectClass"), types.objectMethodTable());
+        memory.writePointer(variable("g_pStringClass"), types.stringMethodTable());
+        memory.writePointer(variable("g_lowest_address"), ProcessLayout.GC_RESERVE);
+        memory.writePointer(variable("g_highest_address"), ProcessLayout.GC_RESERVE + ProcessLayout.GC_RESERVE_SIZE);
+        // g_pGCHeap: the GCHeap the runtime created first; under server GC its pGenGCHeap is 0 (the real dumps)
+        long gcHeap = process.allocateNative("GCHeap", 16);
+        process.views().view(io.clrheap.layout.view.GcHeap.Writable.class, memory, gcHeap).vtable(vtable);
+        memory.writePointer(variable("g_pGCHeap"), gcHeap);
+        writeGcDacVars(heaps, heapArray, handleTableMap);
+    }
+
+    private void writeGcDacVars(List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
+        var memory = process.memory();
+        GcDacVars.Writable vars = process.views().view(GcDacVars.Writable.class, memory, gcDacVars);
+        boolean server = process.server();
+        vars.majorVersion((int) layout.constant("gc_dac_vars.major_version"));
+        vars.minorVersion(GC_DAC_MINOR.get(layout.version()));
+        vars.generationSize(layout.type("generation").size().orElseThrow());
+        vars.totalGenerationCount(layout.constant("generation.count"));
+        vars.buildVariant(gcStatic("build_variant"));
+        memory.writeByte(gcStatic("build_variant"), (byte) (layout.version() == RuntimeVersion.NET10 ? (server ? 5 : 1) : 2));
+        vars.builtWithSvr(gcStatic("built_with_svr"));
+        memory.writeByte(gcStatic("built_with_svr"), (byte) 1);
+        vars.maxGen(gcStatic("max_gen"));
+        memory.writeInt(gcStatic("max_gen"), (int) layout.constant("generation.gen2"));
+        vars.gcStructuresInvalidCnt(gcStatic("gc_structures_invalid_cnt"));
+        vars.handleTableMap(handleTableMap);
+        vars.generationFieldOffsets(gcStatic("generation_field_offsets"));
+        long generationOffsets = gcStatic("generation_field_offsets");
+        memory.writeInt(generationOffsets, (int) layout.offset("generation", "allocation_context"));
+        memory.writeInt(generationOffsets + 4, (int) layout.offset("generation", "start_segment"));
+        memory.writeInt(generationOffsets + 8, -1); // allocation_start: regions have none
+        vars.bookkeepingStart(gcStatic("bookkeeping_start"));
+        vars.totalBookkeepingElements(7);
+        vars.countFreeRegionKinds(3);
+        vars.cardTableInfoSize(0x40);
+        if (server) {
+            vars.nHeaps(gcStatic("n_heaps"));
+            memory.writeInt(gcStatic("n_heaps"), heaps.size());
+            vars.gHeaps(gcStatic("g_heaps"));
+            memory.writePointer(gcStatic("g_heaps"), heapArray);
+            vars.gcHeapFieldOffsets(gcStatic("gc_heap_field_offsets"));
+            List<String> order = layout.dacFieldOrder().get("gc_heap");
+            for (int i = 0; i < order.size(); i++) {
+                var field = layout.type("gc_heap").findField(order.get(i));
+                memory.writeInt(gcStatic("gc_heap_field_offsets") + 4L * i, field.map(f -> (int) f.offset()).orElse(-1));
+            }
+            if (vars.hasDynamicAdaptationMode()) {
+                vars.dynamicAdaptationMode(gcStatic("dynamic_adaptation_mode"));
+            }
+        } else {
+            HeapBuilder.Heap heap = heaps.get(0);
+            vars.generationTable(heap.generationTable());
+            vars.allocAllocated(gcStatic("alloc_allocated"));
+            memory.writePointer(gcStatic("alloc_allocated"), heap.allocAllocated());
+            vars.ephemeralHeapSegment(gcStatic("ephemeral_heap_segment"));
+            memory.writePointer(gcStatic("ephemeral_heap_segment"), heap.ephemeralSegment());
+            vars.finalizeQueue(gcStatic("finalize_queue"));
+            memory.writePointer(gcStatic("finalize_queue"), heap.finalizeQueue());
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.clrheap.emulator.space;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.clrheap.memory.MemoryRange;
+import io.clrheap.memory.MissingMemoryException;
+import org.junit.jupiter.api.Test;
+
+class AddressSpaceTest {
+
+    private final AddressSpace space = new AddressSpace("test space");
+
+    @Test
+    void untouchedReservedMemoryReadsAsZeroAndCostsNothing() {
+        space.reserve("gc reserve", 0x7e0000000000L, 1L << 40);
+        assertThat(space.readLong(0x7e0000000000L + (1L << 39))).isZero();
+        assertThat(space.allocatedBytes()).isZero();
+    }
+
+    @Test
+    void writesReadBackLittleEndianAcrossChunkBoundaries() {
+        space.reserve("heap", 0x10000, 0x40000);
+        long edge = 0x20000 - 3;
+        space.writeLong(edge, 0x1122334455667788L);
+        assertThat(space.readLong(edge)).isEqualTo(0x1122334455667788L);
+        assertThat(space.readByte(edge)).isEqualTo((byte) 0x88);
+        assertThat(space.readInt(edge + 4)).isEqualTo(0x11223344);
+        byte[] bytes = new byte[16];
+        space.read(edge - 4, bytes, 0, 16);
+        assertThat(bytes[4]).isEqualTo((byte) 0x88);
+        assertThat(space.touchedRanges()).containsExactly(new MemoryRange(0x10000, 0x20000));
+    }
+
+    @Test
+    void memoryOutsideEveryReservationIsNotMapped() {
+        space.reserve("heap", 0x10000, 0x1000);
+        assertThatThrownBy(() -> space.readLong(0x11000)).isInstanceOfSatisfying(MissingMemoryException.class,
+                e -> assertThat(e.address()).isEqualTo(0x11000L));
+        assertThatThrownBy(() -> space.writeInt(0xfffe, 1)).isInstanceOf(MissingMemoryException.class);
+    }
+
+    @Test
+    void overlappingReservationsAreRefused() {
+        space.reserve("a", 0x10000, 0x1000);
+        assertThatThrownBy(() -> space.reserve("b", 0x10800, 0x1000)).hasMessageContaining("overlaps a");
+    }
+
+    @Test
+    void touchedRangesAreCoalescedChunks() {
+        space.reserve("heap", 0, 1L << 24);
+        space.writeByte(5, (byte) 1);
+        space.writeByte(0x10005, (byte) 1);
+        space.writeByte(0x50000, (byte) 1);
+        assertThat(space.touchedRanges()).containsExactly(new MemoryRange(0, 0x20000), new MemoryRange(0x50000, 0x10000));
+        assertThat(space.allocatedBytes()).isEqualTo(3 * 0x10000);
+    }
+}
