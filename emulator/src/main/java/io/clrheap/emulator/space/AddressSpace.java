@@ -50,26 +50,39 @@ public final class AddressSpace implements WritableMemory {
         return List.copyOf(reservations.values());
     }
 
-    /** The chunks written so far, as ranges in address order (what a dump of this space holds). */
+    /**
+     * The memory written so far, as ranges in address order (what a dump of this space holds): the written chunks,
+     * clipped to the reservations they lie in, adjacent pieces joined.
+     */
     public List<MemoryRange> touchedRanges() {
         List<Long> indexes = new ArrayList<>(chunks.keySet());
         indexes.sort(Long::compareUnsigned);
         List<MemoryRange> ranges = new ArrayList<>();
-        boolean open = false;
         long start = 0;
         long end = 0;
+        boolean open = false;
         for (long index : indexes) {
             long chunkStart = index << CHUNK_SHIFT;
-            if (open && chunkStart == end) {
-                end += CHUNK_SIZE;
-                continue;
+            long chunkEnd = chunkStart + CHUNK_SIZE;
+            var first = reservations.floorKey(chunkStart);
+            var candidates = reservations.subMap(first == null ? chunkStart : first, true, chunkEnd, false).values();
+            for (Reservation r : candidates) {
+                long a = Long.compareUnsigned(r.start(), chunkStart) > 0 ? r.start() : chunkStart;
+                long b = Long.compareUnsigned(r.end(), chunkEnd) < 0 ? r.end() : chunkEnd;
+                if (Long.compareUnsigned(a, b) >= 0) {
+                    continue;
+                }
+                if (open && a == end) {
+                    end = b;
+                    continue;
+                }
+                if (open) {
+                    ranges.add(new MemoryRange(start, end - start));
+                }
+                start = a;
+                end = b;
+                open = true;
             }
-            if (open) {
-                ranges.add(new MemoryRange(start, end - start));
-            }
-            start = chunkStart;
-            end = chunkStart + CHUNK_SIZE;
-            open = true;
         }
         if (open) {
             ranges.add(new MemoryRange(start, end - start));

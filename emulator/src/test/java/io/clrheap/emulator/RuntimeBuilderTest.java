@@ -1,0 +1,75 @@
+package io.clrheap.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.memory.MemoryRange;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class RuntimeBuilderTest {
+
+    static Stream<Arguments> runtimes() {
+        return Stream.of(RuntimeVersion.values()).flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(v, gc)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runtimes")
+    void theDefaultScenarioIsAWellFormedHeap(RuntimeVersion v, GcFlavor gc) {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(v, gc));
+        assertThat(InvariantChecker.check(runtime)).isEmpty();
+        GroundTruth t = runtime.groundTruth();
+        assertThat(t.objectCount()).isGreaterThan(7000);
+        assertThat(t.contexts()).hasSize(3);
+        assertThat(t.regions()).anyMatch(GroundTruth.RegionInfo::frozen);
+        assertThat(t.regions()).filteredOn(r -> r.generation() == 3).isNotEmpty();
+    }
+
+    @Test
+    void theInvariantCheckerFindsAnObjectThatIsNotWhereTheGroundTruthSays() {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(RuntimeVersion.NET8, GcFlavor.SERVER));
+        GroundTruth t = runtime.groundTruth();
+        int victim = t.byAddress()[10];
+        runtime.memory().writeLong(t.address(victim), 0x1234_0000L);
+        assertThat(InvariantChecker.check(runtime)).anyMatch(v -> v.contains(String.format("object 0x%x: memory says MethodTable 0x12340000", t.address(victim))));
+    }
+
+    @Test
+    void theSameScenarioAndSeedGiveTheSameBytes() throws Exception {
+        Scenario s = Scenario.defaultScenario(RuntimeVersion.NET10, GcFlavor.SERVER);
+        assertThat(digest(new RuntimeBuilder().build(s))).isEqualTo(digest(new RuntimeBuilder().build(s)));
+        Scenario other = new Scenario(s.name(), s.description(), s.runtime(), s.gc(), s.heaps(), s.threads(), s.gen2Objects(),
+                s.gen1Objects(), s.gen0Objects(), s.lohObjects(), s.pohObjects(), s.frozenStrings(), s.garbage(), s.seed() + 1);
+        assertThat(digest(new RuntimeBuilder().build(other))).isNotEqualTo(digest(new RuntimeBuilder().build(s)));
+    }
+
+    private static String digest(EmulatedRuntime runtime) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        byte[] buffer = new byte[1 << 16];
+        for (MemoryRange r : runtime.memory().touchedRanges()) {
+            sha.update(HexFormat.of().parseHex(String.format("%016x%016x", r.start(), r.length())));
+            for (long a = r.start(); a < r.end(); a += buffer.length) {
+                int n = (int) Math.min(buffer.length, r.end() - a);
+                runtime.memory().read(a, buffer, 0, n);
+                sha.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    @Test
+    void theRuntimeModuleIsAnElfSharedObjectMappedAtItsBase() {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(RuntimeVersion.NET9, GcFlavor.WORKSTATION));
+        var first = runtime.mappings().get(0);
+        assertThat(first.path()).endsWith("/9.0.1/libcoreclr.so");
+        assertThat(first.fileOffset()).isZero();
+        assertThat(runtime.memory().readInt(first.start())).isEqualTo(0x464c457f); // "\x7fELF"
+        assertThat(runtime.memory().readShort(first.start() + 16)).isEqualTo((short) 3); // ET_DYN
+    }
+}
