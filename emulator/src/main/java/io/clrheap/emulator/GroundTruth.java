@@ -27,6 +27,11 @@ public final class GroundTruth {
     public record ContextInfo(String owner, long location, long pointer, long limit) {
     }
 
+    /** A GC handle as placed: its slot address, kind (strong, weak_short, weak_long, pinned, dependent), target, dependent secondary. */
+    public record HandleInfo(long handle, String type, long target, long secondary) {
+    }
+
+    private final List<HandleInfo> handles = new ArrayList<>();
     private long[] addresses = new long[1024];
     private long[] methodTables = new long[1024];
     private long[] sizes = new long[1024];
@@ -62,6 +67,14 @@ public final class GroundTruth {
 
     void addContext(ContextInfo context) {
         contexts.add(context);
+    }
+
+    void addHandle(HandleInfo handle) {
+        handles.add(handle);
+    }
+
+    public List<HandleInfo> handles() {
+        return List.copyOf(handles);
     }
 
     public int objectCount() {

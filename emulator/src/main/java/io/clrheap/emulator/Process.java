@@ -12,7 +12,7 @@ import java.util.Map;
  */
 record Process(Scenario scenario, RuntimeLayout layout, AddressSpace memory, ViewFactory views, GroundTruth truth,
                Map<Long, String> names, BumpAllocator nativeHeap, BumpAllocator loaderHeap, BumpAllocator bookkeeping,
-               BumpAllocator threadLocals, ModuleImageBuilder module) {
+               BumpAllocator threadLocals, BumpAllocator handleSegments, ModuleImageBuilder module) {
 
     boolean server() {
         return layout.gc() == io.clrheap.layout.GcFlavor.SERVER;

@@ -27,6 +27,10 @@ public final class ProcessLayout {
     public static final long THREAD_LOCALS = 0x7f37_0000_0000L;
     public static final long THREAD_LOCALS_SIZE = 16L << 20;
 
+    /** Handle table segments: 64 KiB each, 64 KiB aligned (a handle's segment = handle & ~0xffff). */
+    public static final long HANDLE_SEGMENTS = 0x7f36_0000_0000L;
+    public static final long HANDLE_SEGMENTS_SIZE = 64L << 20;
+
     /** Bytes of a new allocation context: the runtime hands out about 8 KiB at a time (allocation quantum). */
     public static final long ALLOCATION_QUANTUM = 8192;
 

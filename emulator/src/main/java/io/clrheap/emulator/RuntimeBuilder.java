@@ -36,12 +36,14 @@ public final class RuntimeBuilder {
         memory.reserve("gc reserve", ProcessLayout.GC_RESERVE, ProcessLayout.GC_RESERVE_SIZE);
         memory.reserve("frozen heap", ProcessLayout.FROZEN_HEAP, layout.constant("frozen_segment.initial_reserve"));
         memory.reserve("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE);
+        memory.reserve("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE);
 
         Process process = new Process(scenario, layout, memory, new ViewFactory(layout), new GroundTruth(), new LinkedHashMap<>(),
                 new BumpAllocator("native heap", ProcessLayout.NATIVE_HEAP, ProcessLayout.NATIVE_HEAP_SIZE),
                 new BumpAllocator("loader heap", ProcessLayout.LOADER_HEAP, ProcessLayout.LOADER_HEAP_SIZE),
                 new BumpAllocator("gc bookkeeping", ProcessLayout.BOOKKEEPING, ProcessLayout.BOOKKEEPING_SIZE),
                 new BumpAllocator("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE),
+                new BumpAllocator("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE),
                 new ModuleImageBuilder(modulePath(layout), ProcessLayout.MODULE_BASE));
         // the module first: everything else writes into its variables
         RuntimeGlobals globals = new RuntimeGlobals(process);
@@ -53,19 +55,12 @@ public final class RuntimeBuilder {
         threads.allocateGen0(random);
         long heapArray = heaps.writeStructures();
         threads.writeStructures();
-        globals.writeProcessGlobals(types, heaps.heaps(), heapArray, handleTableMap(process));
+        HandleTableBuilder handles = new HandleTableBuilder(process);
+        long handleTableMap = handles.build(heaps.heaps().size(), scenario.handlesPerKind(), random);
+        handles.handles().forEach(h -> process.truth().addHandle(new GroundTruth.HandleInfo(h.handle(), h.type(), h.target(), h.secondary())));
+        globals.writeProcessGlobals(types, heaps.heaps(), heapArray, handleTableMap);
         ModuleImage image = globals.image();
         return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(), Map.copyOf(process.names()));
-    }
-
-    /** g_HandleTableMap with its bucket array (no handles yet: every bucket empty). */
-    private static long handleTableMap(Process process) {
-        long map = process.allocateNative("HandleTableMap", 0x18);
-        long buckets = process.nativeHeap().allocate(8 * process.layout().constant("handle.initial_table_array_size"), 16);
-        var view = process.views().view(io.clrheap.layout.view.HandleTableMap.Writable.class, process.memory(), map);
-        view.buckets(buckets);
-        view.maxIndex(process.layout().constant("handle.initial_table_array_size"));
-        return map;
     }
 
     private static String modulePath(RuntimeLayout layout) {

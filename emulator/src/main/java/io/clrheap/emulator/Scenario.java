@@ -20,11 +20,12 @@ import io.clrheap.layout.RuntimeVersion;
  * @param pohObjects    pinned-heap objects
  * @param frozenStrings string literals in the frozen segment
  * @param garbage       the fraction of gen1/gen2 objects that died and became free objects
+ * @param handlesPerKind GC handles of each kind (strong, weak short, weak long, pinned, dependent) per heap's table
  * @param seed          the seed of every random choice
  */
 public record Scenario(String name, String description, RuntimeVersion runtime, GcFlavor gc, int heaps, int threads,
                        int gen2Objects, int gen1Objects, int gen0Objects, int lohObjects, int pohObjects, int frozenStrings,
-                       double garbage, long seed) {
+                       double garbage, int handlesPerKind, long seed) {
 
     public Scenario {
         if (heaps < 1 || heaps > 64 || (gc == GcFlavor.WORKSTATION && heaps != 1)) {
@@ -35,6 +36,9 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         }
         if (gen2Objects < 0 || gen1Objects < 0 || gen0Objects < 0 || lohObjects < 0 || pohObjects < 0 || frozenStrings < 0) {
             throw new IllegalArgumentException("object counts cannot be negative");
+        }
+        if (handlesPerKind < 0 || handlesPerKind > 64) {
+            throw new IllegalArgumentException("handlesPerKind must be 0..64 (one block per kind), not " + handlesPerKind);
         }
         if (garbage < 0 || garbage >= 1) {
             throw new IllegalArgumentException("garbage is a fraction in [0, 1), not " + garbage);
@@ -47,6 +51,6 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
      */
     public static Scenario defaultScenario(RuntimeVersion runtime, GcFlavor gc) {
         return new Scenario("default", "2 server heaps, 3 threads with live allocation contexts, gen0/1/2, LOH, POH, frozen strings, some garbage",
-                runtime, gc, gc == GcFlavor.SERVER ? 2 : 1, 3, 3000, 1500, 2500, 6, 12, 40, 0.2, 42);
+                runtime, gc, gc == GcFlavor.SERVER ? 2 : 1, 3, 3000, 1500, 2500, 6, 12, 40, 0.2, 4, 42);
     }
 }

@@ -45,7 +45,7 @@ class RuntimeBuilderTest {
         Scenario s = Scenario.defaultScenario(RuntimeVersion.NET10, GcFlavor.SERVER);
         assertThat(digest(new RuntimeBuilder().build(s))).isEqualTo(digest(new RuntimeBuilder().build(s)));
         Scenario other = new Scenario(s.name(), s.description(), s.runtime(), s.gc(), s.heaps(), s.threads(), s.gen2Objects(),
-                s.gen1Objects(), s.gen0Objects(), s.lohObjects(), s.pohObjects(), s.frozenStrings(), s.garbage(), s.seed() + 1);
+                s.gen1Objects(), s.gen0Objects(), s.lohObjects(), s.pohObjects(), s.frozenStrings(), s.garbage(), s.handlesPerKind(), s.seed() + 1);
         assertThat(digest(new RuntimeBuilder().build(other))).isNotEqualTo(digest(new RuntimeBuilder().build(s)));
     }
 

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * A sparse, writable 64-bit address space: named reservations, backed by 64 KiB chunks allocated on first write.
  * Untouched memory inside a reservation reads as zero (committed, never written); memory outside every
  * reservation is not mapped. Nothing is allocated for untouched memory, so a multi-GiB heap costs what its
- * objects cost.
+ * objects cost. Built by one thread; once built, any number of threads may read it at once.
  */
 public final class AddressSpace implements WritableMemory {
 
@@ -24,9 +24,11 @@ public final class AddressSpace implements WritableMemory {
     private final String name;
     private final TreeMap<Long, Reservation> reservations = new TreeMap<>(Long::compareUnsigned);
     private final Map<Long, byte[]> chunks = new HashMap<>();
-    /** The last chunk touched: most accesses are sequential. */
-    private long lastChunkIndex = -1;
-    private byte[] lastChunk;
+    /** The last chunk touched (most accesses are sequential); one reference, so threads reading at once see a consistent pair. */
+    private Chunk last = new Chunk(-1, null);
+
+    private record Chunk(long index, byte[] bytes) {
+    }
 
     public AddressSpace(String name) {
         this.name = name;
@@ -105,8 +107,9 @@ public final class AddressSpace implements WritableMemory {
     /** The chunk holding {@code address}; null when never written (reads as zero) unless {@code create}. */
     private byte[] chunk(long address, boolean create) {
         long index = address >>> CHUNK_SHIFT;
-        if (index == lastChunkIndex) {
-            return lastChunk;
+        Chunk cached = last;
+        if (cached.index() == index) {
+            return cached.bytes();
         }
         byte[] c = chunks.get(index);
         if (c == null) {
@@ -116,8 +119,7 @@ public final class AddressSpace implements WritableMemory {
             c = new byte[CHUNK_SIZE];
             chunks.put(index, c);
         }
-        lastChunkIndex = index;
-        lastChunk = c;
+        last = new Chunk(index, c);
         return c;
     }
 

@@ -55,4 +55,36 @@ class AddressSpaceTest {
         assertThat(space.touchedRanges()).containsExactly(new MemoryRange(0, 0x20000), new MemoryRange(0x50000, 0x10000));
         assertThat(space.allocatedBytes()).isEqualTo(3 * 0x10000);
     }
+
+    @Test
+    void threadsReadingDifferentChunksAtOnceSeeTheirOwnBytes() throws Exception {
+        space.reserve("heap", 0, 64L << 16);
+        for (int c = 0; c < 64; c++) {
+            for (int w = 0; w < 8192; w += 512) {
+                space.writeLong(((long) c << 16) + 8L * w, c);
+            }
+        }
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            var results = new java.util.ArrayList<java.util.concurrent.Future<Boolean>>();
+            for (int t = 0; t < 4; t++) {
+                int seed = t;
+                results.add(pool.submit(() -> {
+                    java.util.Random r = new java.util.Random(seed);
+                    for (int i = 0; i < 200_000; i++) {
+                        int c = r.nextInt(64);
+                        if (space.readLong(((long) c << 16) + 8L * 512 * r.nextInt(16)) != c) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (var f : results) {
+                assertThat(f.get()).isTrue();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
 }

@@ -75,4 +75,44 @@ class EmulatedWalkTest {
         }
         assertThat(walked).containsExactlyElementsOf(expected);
     }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runtimes")
+    void theHandlesFoundAreTheHandlesPlaced(RuntimeVersion version, GcFlavor gc) throws Exception {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(version, gc));
+        Target target = open(runtime);
+        DiscoveredHeap heap = new HeapDiscovery(target).discover();
+        var walker = new io.clrheap.walker.report.HandleTableWalker(target, heap.heaps().size());
+        List<String> found = walker.handles().stream()
+                .map(h -> String.format("0x%x %s 0x%x 0x%x", h.handle(), h.typeName(), h.target(), h.secondary())).toList();
+        List<String> placed = runtime.groundTruth().handles().stream()
+                .sorted((a, b) -> Long.compareUnsigned(a.handle(), b.handle()))
+                .map(h -> String.format("0x%x %s 0x%x 0x%x", h.handle(), h.type(), h.target(), h.secondary())).toList();
+        assertThat(walker.problems()).isEmpty();
+        assertThat(found).isNotEmpty().containsExactlyElementsOf(placed);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runtimes")
+    void theStatisticsOfTheWalkAreThoseOfTheGroundTruth(RuntimeVersion version, GcFlavor gc) throws Exception {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(version, gc));
+        Target target = open(runtime);
+        DiscoveredHeap heap = new HeapDiscovery(target).discover();
+        var walker = new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
+        var stat = new io.clrheap.walker.report.DumpHeapStat();
+        walker.walkRegions(io.clrheap.walker.report.DumpHeapStat::new, stat::merge, 3);
+        GroundTruth truth = runtime.groundTruth();
+        java.util.Map<Long, long[]> expected = new java.util.HashMap<>();
+        for (int i = 0; i < truth.objectCount(); i++) {
+            long[] row = expected.computeIfAbsent(truth.methodTable(i), k -> new long[2]);
+            row[0]++;
+            row[1] += truth.size(i);
+        }
+        assertThat(stat.objects()).isEqualTo(truth.objectCount());
+        assertThat(stat.bytes()).isEqualTo(expected.values().stream().mapToLong(r -> r[1]).sum());
+        expected.forEach((mt, row) -> assertThat(stat.count(mt)).as("objects of 0x%x", mt).isEqualTo(row[0]));
+        java.io.StringWriter text = new java.io.StringWriter();
+        stat.print(new java.io.PrintWriter(text), io.clrheap.walker.report.TypeNames.of(runtime.typeNames()), heap.freeMethodTable());
+        assertThat(text.toString()).contains("System.String", "Node", "Free").doesNotContain("Unknown");
+    }
 }
