@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The GC heaps: regions carved from the reserve range at region alignment ({@code mem} = start + 0x28), objects
+ * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), objects
  * laid out in them (survivors in gen2/gen1 with the dead ones as free objects, each LOH object after its 32-byte
  * padding, POH objects, frozen string literals in a read-only segment at the head of heap 0's gen2 list), gen0
  * allocated through allocation contexts; then the region descriptors, generation tables, {@code gc_heap} and
@@ -109,7 +109,8 @@ final class HeapBuilder {
 
     private RegionState newRegion(Heap heap, int generation) {
         long size = generation >= 3 ? largeRegion : basicRegion;
-        long start = (nextRegion + size - 1) & -size;
+        // every region starts at basic-region alignment, large ones too (the real dumps: LOH mem = 0x...1800028)
+        long start = (nextRegion + basicRegion - 1) & -basicRegion;
         nextRegion = start + size;
         RegionState r = new RegionState(heap.index, generation, false, start, start + layout.constant("region.first_object_offset"), start + size);
         heap.generations.get(generation).add(r);

@@ -38,6 +38,14 @@ final class RuntimeGlobals {
     private final long vtable;
     private final ModuleImage image;
     private final long[] unnamed;
+    /** The descriptor's pointer-data globals, slot 1 onwards, and the g_dacTable variable each stands for. */
+    private static final List<String> DESCRIPTOR_POINTERS = List.of("ThreadStore", "FreeObjectMethodTable");
+    private static final Map<String, String> DESCRIPTOR_VARIABLES = Map.of(
+            "ThreadStore", "ThreadStore::s_pThreadStore", "FreeObjectMethodTable", "g_pFreeObjectMethodTable");
+    private long descriptor;
+    private long descriptorJson;
+    private long descriptorPointers;
+    private byte[] descriptorBytes;
 
     RuntimeGlobals(Process process) {
         this.process = process;
@@ -82,6 +90,15 @@ final class RuntimeGlobals {
         variables.put("code", code);
         boolean exportsRuntimeInfo = RUNTIME_VERSIONS.containsKey(build.version());
         runtimeInfo = exportsRuntimeInfo ? module.reserveData(layout.type("DotNetRuntimeInfo").size().orElseThrow(), 16) : 0;
+        // .NET 9+: the cDAC contract descriptor, its JSON and pointer data in .data
+        if (layout.findType("ContractDescriptor").isPresent()) {
+            byte[] json = ContractDescriptorBuilder.bytes(ContractDescriptorBuilder.json(layout, DESCRIPTOR_POINTERS));
+            descriptorJson = module.reserveData(json.length + 1, 8);
+            descriptorPointers = module.reserveData(8L * (DESCRIPTOR_POINTERS.size() + 1), 8);
+            descriptor = module.reserveData(layout.type("ContractDescriptor").size().orElseThrow(), 16);
+            this.descriptorBytes = json;
+            module.export("DotNetRuntimeContractDescriptor", descriptor, layout.type("ContractDescriptor").size().orElseThrow());
+        }
         module.export("g_dacTable", dacTable, 8L * table.length());
         if (exportsRuntimeInfo) {
             module.export("DotNetRuntimeInfo", runtimeInfo, layout.type("DotNetRuntimeInfo").size().orElseThrow());
@@ -106,6 +123,19 @@ final class RuntimeGlobals {
         }
         memory.writePointer(variable("g_gcDacGlobals"), gcDacVars);
         memory.writeInt(variable("g_heap_type"), (int) (process.server() ? layout.constant("gc_heap_type.server") : layout.constant("gc_heap_type.workstation")));
+        if (descriptor != 0) {
+            memory.write(descriptorJson, descriptorBytes, 0, descriptorBytes.length);
+            for (int i = 0; i < DESCRIPTOR_POINTERS.size(); i++) {
+                memory.writePointer(descriptorPointers + 8L * (i + 1), variables.get(DESCRIPTOR_VARIABLES.get(DESCRIPTOR_POINTERS.get(i))));
+            }
+            var d = process.views().view(io.clrheap.layout.view.ContractDescriptor.Writable.class, memory, descriptor);
+            d.magic(layout.constant("contract_descriptor.magic"));
+            d.flags(1); // bit 0 always set; 64-bit pointers
+            d.descriptorSize(descriptorBytes.length);
+            d.descriptor(descriptorJson);
+            d.pointerDataCount(DESCRIPTOR_POINTERS.size() + 1);
+            d.pointerData(descriptorPointers);
+        }
         if (runtimeInfo != 0) {
             DotNetRuntimeInfo.Writable info = process.views().view(DotNetRuntimeInfo.Writable.class, memory, runtimeInfo);
             byte[] signature = "DotNetRuntimeInfo\0".getBytes(StandardCharsets.US_ASCII);

@@ -1,0 +1,102 @@
+package io.clrheap.golden.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.RuntimeBuilder;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.layout.view.GcDacVars;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.discovery.SegmentKind;
+import io.clrheap.walker.source.elf.MappedFile;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.target.TargetOpener;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * An emulated process next to the real dump of the build it claims to be: every discovery step has the same shape
+ * (the values differ; table lengths, versions, offsets, offset arrays, flags and geometry must not).
+ */
+class EmulatedBesideRealTest {
+
+    static Stream<Arguments> pairs() {
+        return Stream.of(
+                Arguments.of("net8-svr", RuntimeVersion.NET8, GcFlavor.SERVER),
+                Arguments.of("net9-wks", RuntimeVersion.NET9, GcFlavor.WORKSTATION),
+                Arguments.of("net10-svr", RuntimeVersion.NET10, GcFlavor.SERVER),
+                Arguments.of("net10-small", RuntimeVersion.NET10, GcFlavor.WORKSTATION));
+    }
+
+    /** What a DAC-less walker sees of a process, with the values that differ between processes left out. */
+    private static Map<String, Object> shape(Target t, DiscoveredHeap heap) {
+        Map<String, Object> s = new TreeMap<>();
+        var memory = t.memory();
+        s.put("dac table length", t.module().dacTableLength());
+        s.put("version", t.version());
+        s.put("gc", t.gc());
+        GcDacVars vars = t.views().view(GcDacVars.class, memory, t.globalPointer("g_gcDacGlobals"));
+        s.put("GcDacVars version", vars.majorVersion() + "." + vars.minorVersion());
+        s.put("generation_size", vars.generationSize());
+        s.put("total_generation_count", vars.totalGenerationCount());
+        s.put("build_variant", memory.readU8(vars.buildVariant()));
+        s.put("built_with_svr", memory.readU8(vars.builtWithSvr()));
+        s.put("max_gen", memory.readInt(vars.maxGen()));
+        s.put("null pointers", List.of(vars.nHeaps() == 0, vars.gHeaps() == 0, vars.gcHeapFieldOffsets() == 0,
+                vars.generationTable() == 0, vars.allocAllocated() == 0, vars.ephemeralHeapSegment() == 0, vars.finalizeQueue() == 0));
+        List<Integer> generationOffsets = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            generationOffsets.add(memory.readInt(vars.generationFieldOffsets() + 4L * i));
+        }
+        s.put("generation_field_offsets", generationOffsets);
+        if (vars.gcHeapFieldOffsets() != 0) {
+            List<Integer> heapOffsets = new ArrayList<>();
+            for (int i = 0; i < t.layout().dacFieldOrder().get("gc_heap").size(); i++) {
+                heapOffsets.add(memory.readInt(vars.gcHeapFieldOffsets() + 4L * i));
+            }
+            s.put("gc_heap_field_offsets", heapOffsets);
+        }
+        long freeMt = heap.freeMethodTable();
+        s.put("free MethodTable", List.of(memory.readInt(freeMt), memory.readInt(freeMt + 4), memory.readLong(freeMt + 8), memory.readLong(freeMt + 0x38)));
+        // region geometry: mem at +0x28 of a region aligned to its size; flags and gen_num per kind
+        Map<String, Object> kinds = new TreeMap<>();
+        for (Region r : heap.regionsByAddress()) {
+            long genNum = memory.readU8(r.descriptor() + t.layout().offset("heap_segment", "gen_num"));
+            if (r.kind() == SegmentKind.FROZEN) {
+                kinds.put("frozen", List.of(r.flags(), genNum));
+                continue;
+            }
+            // regions start at basic-region (4 MiB) alignment, large ones too; mem = start + 0x28; size from reserved
+            long start = r.mem() & -(4L << 20);
+            kinds.put(r.kind().id(), List.of(r.flags(), genNum, r.mem() - start, r.reserved() - start));
+        }
+        s.put("regions", kinds);
+        s.put("frozen segment first in heap 0's gen2 list", heap.heaps().get(0).regions().get(0).kind() == SegmentKind.FROZEN);
+        s.put("heaps have a gc_heap", heap.heaps().stream().allMatch(h -> h.gcHeap() != 0));
+        s.put("threads with a live allocation context", heap.contexts().stream().anyMatch(c -> c.inUse() && c.owner().startsWith("thread")));
+        s.put("contract descriptor", t.layout().findType("ContractDescriptor").isPresent());
+        return s;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pairs")
+    void everyDiscoveryStepHasTheShapeOfTheRealBuild(String realDump, RuntimeVersion version, GcFlavor gc) throws Exception {
+        RealDump real = RealDump.of(realDump);
+        EmulatedRuntime emulated = new RuntimeBuilder().build(Scenario.defaultScenario(version, gc));
+        List<MappedFile> files = emulated.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
+        Target target = new TargetOpener(ProfileLoader.builtIn()).open(emulated.memory(), files, Optional.empty());
+        assertThat(shape(target, new HeapDiscovery(target).discover())).isEqualTo(shape(real.target, real.heap));
+    }
+}
