@@ -120,12 +120,20 @@ final class HeapBuilder {
     /** Gen2, gen1, LOH, POH and frozen objects: what earlier GCs left, laid out as a compacting GC leaves it. */
     void placeOlderGenerations() {
         Scenario s = process.scenario();
-        for (Heap heap : heaps) {
+        List<Heap> carveOrder = new ArrayList<>(heaps);
+        if (s.has(Feature.INTERLEAVED_HEAPS)) {
+            java.util.Collections.reverse(carveOrder); // the last heap's regions at the lowest addresses
+        }
+        for (Heap heap : carveOrder) {
             if (heap.index == 0) {
                 placeFrozenSegment(heap, s.frozenStrings());
             }
-            fill(newRegion(heap, 2), share(s.gen2Objects(), heap.index), s.garbage());
-            fill(newRegion(heap, 1), share(s.gen1Objects(), heap.index), s.garbage());
+            RegionState gen2 = newRegion(heap, 2);
+            fill(gen2, share(s.gen2Objects(), heap.index), s.garbage(), heap.index == 0 && s.has(Feature.MARK_BITS));
+            if (heap.index == 0) {
+                placeEdgeCases(gen2, s);
+            }
+            fill(newRegion(heap, 1), share(s.gen1Objects(), heap.index), s.garbage(), false);
             newRegion(heap, 0);
             RegionState loh = newRegion(heap, 3);
             for (int i = 0; i < share(s.lohObjects(), heap.index); i++) {
@@ -147,15 +155,37 @@ final class HeapBuilder {
         return total / n + (heap == 0 ? total % n : 0);
     }
 
-    private void fill(RegionState region, int objects, double garbage) {
+    private void fill(RegionState region, int objects, double garbage, boolean markBits) {
         for (int i = 0; i < objects; i++) {
             TypeCatalog.TypeSpec spec = TypeCatalog.SMALL.get(random.nextInt(TypeCatalog.SMALL.size()));
             int count = spec.componentSize() == 0 ? 0 : random.nextInt(spec.shape() == TypeCatalog.Shape.STRING ? 48 : 64);
             if (random.nextDouble() < garbage) {
                 placeFree(region, step(spec, count), GroundTruth.Kind.FREE);
             } else {
-                place(region, spec, count);
+                long at = place(region, spec, count);
+                if (markBits && i % 10 == 0) {
+                    // GC_MARKED in the MethodTable word, as during a GC's mark phase (gc.cpp; walkers mask it)
+                    process.memory().writePointer(at, process.memory().readPointer(at) | 1);
+                }
             }
+        }
+    }
+
+    /** The sizes a walker can get wrong (walker-semantics.md section 7, items 1-6), and a large free gap (38). */
+    private void placeEdgeCases(RegionState gen2, Scenario s) {
+        if (s.has(Feature.SIZE_EDGES)) {
+            place(gen2, TypeCatalog.OBJECT, 0);
+            place(gen2, TypeCatalog.STRING, 0);
+            place(gen2, TypeCatalog.STRING, 3);
+            for (int length : new int[] {0, 1, 5, 8}) {
+                place(gen2, TypeCatalog.BYTE_ARRAY, length);
+            }
+            place(gen2, TypeCatalog.STRUCT_ARRAY, 3);
+            place(gen2, TypeCatalog.INT_MD_ARRAY, 6);
+        }
+        if (s.has(Feature.LARGE_FREE_GAP)) {
+            placeFree(gen2, 600 << 10, GroundTruth.Kind.FREE);
+            place(gen2, TypeCatalog.NODE, 0);
         }
     }
 

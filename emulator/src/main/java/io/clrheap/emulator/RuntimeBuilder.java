@@ -53,6 +53,7 @@ public final class RuntimeBuilder {
         heaps.placeOlderGenerations();
         ThreadBuilder threads = new ThreadBuilder(process, globals, heaps);
         threads.allocateGen0(random);
+        threads.placeContextEdgeCases();
         long heapArray = heaps.writeStructures();
         threads.writeStructures();
         HandleTableBuilder handles = new HandleTableBuilder(process);

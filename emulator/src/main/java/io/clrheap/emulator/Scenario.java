@@ -21,13 +21,15 @@ import io.clrheap.layout.RuntimeVersion;
  * @param frozenStrings string literals in the frozen segment
  * @param garbage       the fraction of gen1/gen2 objects that died and became free objects
  * @param handlesPerKind GC handles of each kind (strong, weak short, weak long, pinned, dependent) per heap's table
+ * @param features      edge cases added to the heap
  * @param seed          the seed of every random choice
  */
 public record Scenario(String name, String description, RuntimeVersion runtime, GcFlavor gc, int heaps, int threads,
                        int gen2Objects, int gen1Objects, int gen0Objects, int lohObjects, int pohObjects, int frozenStrings,
-                       double garbage, int handlesPerKind, long seed) {
+                       double garbage, int handlesPerKind, java.util.Set<Feature> features, long seed) {
 
     public Scenario {
+        features = features.isEmpty() ? java.util.Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(features));
         if (heaps < 1 || heaps > 64 || (gc == GcFlavor.WORKSTATION && heaps != 1)) {
             throw new IllegalArgumentException("heaps must be 1..64 under server GC and 1 under workstation GC, not " + heaps);
         }
@@ -45,12 +47,23 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         }
     }
 
+    /** This scenario for another runtime and GC flavour (heaps: 1 under workstation GC). */
+    public Scenario on(RuntimeVersion version, GcFlavor flavour) {
+        int h = flavour == GcFlavor.WORKSTATION ? 1 : Math.max(heaps, 1);
+        return new Scenario(name, description, version, flavour, h, threads, gen2Objects, gen1Objects, gen0Objects, lohObjects,
+                pohObjects, frozenStrings, garbage, handlesPerKind, features, seed);
+    }
+
+    public boolean has(Feature feature) {
+        return features.contains(feature);
+    }
+
     /**
      * The built-in default: 2 server heaps (1 under workstation GC), 3 threads with live allocation contexts, objects
      * in gen0/1/2, LOH and POH, frozen strings, some garbage.
      */
     public static Scenario defaultScenario(RuntimeVersion runtime, GcFlavor gc) {
         return new Scenario("default", "2 server heaps, 3 threads with live allocation contexts, gen0/1/2, LOH, POH, frozen strings, some garbage",
-                runtime, gc, gc == GcFlavor.SERVER ? 2 : 1, 3, 3000, 1500, 2500, 6, 12, 40, 0.2, 4, 42);
+                runtime, gc, gc == GcFlavor.SERVER ? 2 : 1, 3, 3000, 1500, 2500, 6, 12, 40, 0.2, 4, java.util.Set.of(), 42);
     }
 }

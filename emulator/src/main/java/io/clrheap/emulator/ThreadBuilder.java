@@ -67,6 +67,53 @@ final class ThreadBuilder {
         }
     }
 
+    /** Contexts that belong to no thread: the global one and heap 0's gen0 one ([ptr, limit]), when the scenario has them. */
+    private long[] globalContext;
+    private long[] heapContext;
+
+    /** The edge cases of contexts: one used up exactly, a live global context, a live heap gen0 context. */
+    void placeContextEdgeCases() {
+        Scenario s = process.scenario();
+        if (s.has(Feature.EXHAUSTED_CONTEXT)) {
+            ThreadState t = threads.get(0);
+            retire(t);
+            long[] context = heaps.newContext(t.heap, ProcessLayout.ALLOCATION_QUANTUM - layout.constant("alloc_context.tail_reserve"));
+            t.pointer = context[0];
+            t.limit = context[1];
+            while (t.limit - t.pointer >= 48) {
+                heaps.writeObject(t.pointer, TypeCatalog.OBJECT, 0, 0, t.heap.index, false);
+                t.pointer += 24;
+            }
+            long rest = t.limit - t.pointer; // 24..40 bytes: one byte[] fills them exactly
+            heaps.writeObject(t.pointer, TypeCatalog.BYTE_ARRAY, rest - 24, 0, t.heap.index, false);
+            t.pointer = t.limit;
+        }
+        if (s.has(Feature.GLOBAL_CONTEXT)) {
+            globalContext = liveContext(heaps.heaps().get(0));
+        }
+        if (s.has(Feature.HEAP_GEN0_CONTEXT)) {
+            heapContext = liveContext(heaps.heaps().get(0));
+        }
+    }
+
+    /** A new context with three objects at its start and free room after them. */
+    private long[] liveContext(HeapBuilder.Heap heap) {
+        long[] context = heaps.newContext(heap, 1024);
+        long pointer = context[0];
+        for (int i = 0; i < 3; i++) {
+            heaps.writeObject(pointer, TypeCatalog.OBJECT, 0, 0, heap.index, false);
+            pointer += 24;
+        }
+        return new long[] {pointer, context[1]};
+    }
+
+    private void writeContext(String owner, long location, long[] context) {
+        AllocContext.Writable c = process.views().view(AllocContext.Writable.class, process.memory(), location);
+        c.allocPtr(context[0]);
+        c.allocLimit(context[1]);
+        process.truth().addContext(new GroundTruth.ContextInfo(owner, location, context[0], context[1]));
+    }
+
     /** The unused rest of a context, [alloc_ptr, alloc_limit + 24), becomes a free object when the context is given up. */
     private void retire(ThreadState t) {
         if (t.pointer == 0) {
@@ -115,6 +162,18 @@ final class ThreadBuilder {
             if (t.pointer != 0) {
                 process.truth().addContext(new GroundTruth.ContextInfo("thread " + (t.index + 1), context, t.pointer, t.limit));
             }
+        }
+        if (globalContext != null) {
+            long variable = globals.variable("g_global_alloc_context");
+            boolean ee = layout.findType("ee_alloc_context").isPresent();
+            writeContext("global", ee ? variable + layout.offset("ee_alloc_context", "m_GCAllocContext") : variable, globalContext);
+            if (ee) {
+                memory.writePointer(variable + layout.offset("ee_alloc_context", "m_CombinedLimit"), globalContext[1]);
+            }
+        }
+        if (heapContext != null) {
+            HeapBuilder.Heap heap0 = heaps.heaps().get(0);
+            writeContext("heap 0 gen0", heap0.generationTable() + layout.offset("generation", "allocation_context"), heapContext);
         }
         long store = process.allocateNative("ThreadStore", 0x100);
         ThreadStore.Writable s = process.views().view(ThreadStore.Writable.class, memory, store);

@@ -28,6 +28,11 @@ final class TypeCatalog {
     static final TypeSpec LEAF = new TypeSpec("Leaf", 32, 0, 0, Shape.PLAIN);
     static final TypeSpec PAIR = new TypeSpec("Pair", 40, 0, CONTAINS_GC_POINTERS, Shape.PLAIN);
 
+    /** int[2,3]: a rank-2 array, BaseSize 24 + 8 x rank for the bounds (seen in the real dumps: 40), Category_Array without the SZ bit. */
+    static final TypeSpec INT_MD_ARRAY = new TypeSpec("System.Int32[,]", 40, 4, 0x80080000, Shape.ARRAY);
+    /** An array of 12-byte structs. */
+    static final TypeSpec STRUCT_ARRAY = new TypeSpec("Pt[]", 24, 12, SZ_ARRAY, Shape.ARRAY);
+
     /** What small-object allocations pick from. */
     static final List<TypeSpec> SMALL = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, OBJECT_ARRAY, NODE, LEAF, PAIR);
 

@@ -29,6 +29,8 @@ final class TypeSystem {
             methodTable(spec);
         }
         methodTable(TypeCatalog.LONG_ARRAY);
+        methodTable(TypeCatalog.INT_MD_ARRAY);
+        methodTable(TypeCatalog.STRUCT_ARRAY);
     }
 
     long freeMethodTable() {

@@ -31,6 +31,33 @@ class RuntimeBuilderTest {
         assertThat(t.regions()).filteredOn(r -> r.generation() == 3).isNotEmpty();
     }
 
+    static Stream<Arguments> scenarios() {
+        return Scenarios.all().stream().flatMap(s -> runtimes().map(a -> Arguments.of(s.name(), a.get()[0], a.get()[1])));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("scenarios")
+    void everyBuiltInScenarioIsAWellFormedHeap(String name, RuntimeVersion v, GcFlavor gc) {
+        Scenario s = Scenarios.named(name).orElseThrow().on(v, gc);
+        assertThat(s.description()).isNotBlank();
+        assertThat(InvariantChecker.check(new RuntimeBuilder().build(s))).isEmpty();
+    }
+
+    @Test
+    void theEdgeCaseScenariosPlaceWhatTheyDescribe() {
+        EmulatedRuntime sizes = new RuntimeBuilder().build(Scenarios.named("size-edges").orElseThrow());
+        GroundTruth t = sizes.groundTruth();
+        java.util.Set<Long> sizesPlaced = new java.util.HashSet<>();
+        for (int i = 0; i < t.objectCount(); i++) {
+            sizesPlaced.add(t.size(i));
+        }
+        assertThat(sizesPlaced).contains(22L, 28L, 24L, 25L, 29L, 32L, 60L, 64L);
+        EmulatedRuntime contexts = new RuntimeBuilder().build(Scenarios.named("every-edge").orElseThrow());
+        assertThat(contexts.groundTruth().contexts()).extracting(GroundTruth.ContextInfo::owner).contains("global", "heap 0 gen0");
+        assertThat(contexts.groundTruth().contexts()).anyMatch(c -> c.pointer() == c.limit());
+        assertThat(Scenarios.all()).hasSizeGreaterThanOrEqualTo(13).extracting(Scenario::name).doesNotHaveDuplicates();
+    }
+
     @Test
     void theInvariantCheckerFindsAnObjectThatIsNotWhereTheGroundTruthSays() {
         EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(RuntimeVersion.NET8, GcFlavor.SERVER));
@@ -45,7 +72,7 @@ class RuntimeBuilderTest {
         Scenario s = Scenario.defaultScenario(RuntimeVersion.NET10, GcFlavor.SERVER);
         assertThat(digest(new RuntimeBuilder().build(s))).isEqualTo(digest(new RuntimeBuilder().build(s)));
         Scenario other = new Scenario(s.name(), s.description(), s.runtime(), s.gc(), s.heaps(), s.threads(), s.gen2Objects(),
-                s.gen1Objects(), s.gen0Objects(), s.lohObjects(), s.pohObjects(), s.frozenStrings(), s.garbage(), s.handlesPerKind(), s.seed() + 1);
+                s.gen1Objects(), s.gen0Objects(), s.lohObjects(), s.pohObjects(), s.frozenStrings(), s.garbage(), s.handlesPerKind(), s.features(), s.seed() + 1);
         assertThat(digest(new RuntimeBuilder().build(other))).isNotEqualTo(digest(new RuntimeBuilder().build(s)));
     }
 

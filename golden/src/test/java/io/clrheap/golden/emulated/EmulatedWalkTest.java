@@ -38,6 +38,41 @@ class EmulatedWalkTest {
         return Stream.of(RuntimeVersion.values()).flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(v, gc)));
     }
 
+    static Stream<Arguments> scenarios() {
+        return io.clrheap.emulator.Scenarios.all().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
+                .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s.name(), v, gc))));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("scenarios")
+    void everyBuiltInScenarioWalksToExactlyItsGroundTruth(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
+        Scenario scenario = io.clrheap.emulator.Scenarios.named(name).orElseThrow().on(version, gc);
+        EmulatedRuntime runtime = new RuntimeBuilder().build(scenario);
+        Target target = open(runtime);
+        DiscoveredHeap heap = new HeapDiscovery(target).discover();
+        assertThat(heap.problems()).extracting(Problem::describe).isEmpty();
+        List<String> walked = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
+            @Override
+            public void object(long address, long mt, long size, Region region) {
+                walked.add(String.format("0x%x 0x%x %d", address, mt, size));
+            }
+
+            @Override
+            public void problem(Problem p) {
+                problems.add(p.describe());
+            }
+        });
+        assertThat(problems).isEmpty();
+        GroundTruth truth = runtime.groundTruth();
+        List<String> expected = new ArrayList<>();
+        for (int i : truth.byAddress()) {
+            expected.add(String.format("0x%x 0x%x %d", truth.address(i), truth.methodTable(i), truth.size(i)));
+        }
+        assertThat(walked).containsExactlyElementsOf(expected);
+    }
+
     private static Target open(EmulatedRuntime runtime) throws Exception {
         List<MappedFile> files = runtime.mappings().stream()
                 .map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
