@@ -63,7 +63,7 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
      * in gen0/1/2, LOH and POH, frozen strings, some garbage.
      */
     public static Scenario defaultScenario(RuntimeVersion runtime, GcFlavor gc) {
-        return new Scenario("default", "2 server heaps, 3 threads with live allocation contexts, gen0/1/2, LOH, POH, frozen strings, some garbage",
+        return new Scenario("default", "2 heaps under server GC, 3 threads with live allocation contexts, gen0/1/2, LOH, POH, frozen strings, all handle kinds, some garbage",
                 runtime, gc, gc == GcFlavor.SERVER ? 2 : 1, 3, 3000, 1500, 2500, 6, 12, 40, 0.2, 4, java.util.Set.of(), 42);
     }
 }

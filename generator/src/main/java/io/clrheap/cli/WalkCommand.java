@@ -191,7 +191,7 @@ final class WalkCommand implements Callable<Integer> {
     private int stat(PrintWriter out, PrintWriter err, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws InterruptedException {
         DumpHeapStat stat = new DumpHeapStat();
         long[] problems = {heap.problems().size()};
-        walker.walkRegions(StatAndProblems::new, part -> {
+        walker.walkRegions(StatWithProblems::new, part -> {
             stat.merge(part.stat);
             problems[0] += part.problems;
         }, parallel);
@@ -206,22 +206,6 @@ final class WalkCommand implements Callable<Integer> {
             err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", problems[0], problems[0] == 1 ? "" : "s");
         }
         return 0;
-    }
-
-    /** Per-region part of --stat: the statistics and a count of problems. */
-    private static final class StatAndProblems implements ObjectVisitor {
-        final DumpHeapStat stat = new DumpHeapStat();
-        long problems;
-
-        @Override
-        public void object(long address, long methodTable, long size, Region region) {
-            stat.object(address, methodTable, size, region);
-        }
-
-        @Override
-        public void problem(Problem problem) {
-            problems++;
-        }
     }
 
     private int objects(PrintWriter out, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws IOException {

@@ -95,10 +95,21 @@ class ClrheapCommandTest {
     }
 
     @Test
-    void demoWalksThroughTheDefaultRuntimesStructures() {
+    void demoEmulatesWalksAndChecksTheDefaultScenario() {
         Run r = run("demo");
-        assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("net8.0 server", "g_dacTable (157 entries in 8.0.30)", "entry 20 (g_gcDacGlobals)");
-        assertThat(r.out()).contains("heap_segment — size", "gc_alloc_context — size 0x38 (56)", "Thread — size not fixed");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("net8.0 server", "exports g_dacTable (157 entries) -> build 8.0.30", "2 heaps",
+                "Statistics:", "System.String", "Free", "4. Checked: the walker found");
+    }
+
+    @Test
+    void demoRunsOnEveryRuntime() {
+        for (String v : new String[] {"net9", "net10"}) {
+            for (String gc : new String[] {"server", "workstation"}) {
+                Run r = run("demo", "--runtime", v, "--gc", gc);
+                assertThat(r.exitCode()).as(v + " " + gc + ": " + r.err()).isZero();
+                assertThat(r.out()).contains("4. Checked");
+            }
+        }
     }
 }
