@@ -2,8 +2,26 @@ package io.clrheap.emulator;
 
 /** Edge cases a scenario can add to its heap (walker-semantics.md section 7 numbers them). */
 public enum Feature {
-    /** §1-6: System.Object, the empty string, a 3-char string, byte[] of 0/1/5/8, a 12-byte struct array of 3, int[2,3]. */
-    SIZE_EDGES,
+    /** §1: a System.Object, the minimum object (24 bytes). */
+    MIN_OBJECT,
+    /** §2: the empty string: reported 22, stepped 24. */
+    EMPTY_STRING,
+    /** §3: a 3-character string: reported 28, stepped 32. */
+    ODD_STRING,
+    /** §4: byte[] of lengths 0, 1, 5, 8: reported 24, 25, 29, 32. */
+    BYTE_ARRAY_LENGTHS,
+    /** §5: an array of three 12-byte structs: 60 bytes. */
+    STRUCT_ARRAY,
+    /** §6: int[2,3], a rank-2 array: BaseSize 40, 64 bytes. */
+    MD_ARRAY,
+    /** §11: a live allocation context that starts exactly at its gen0 region's mem. */
+    CONTEXT_AT_REGION_START,
+    /** §12: two live allocation contexts back to back (limit1 + 24 == ptr2). */
+    CHAINED_CONTEXTS,
+    /** §20: POH objects both small and large (over the LOH threshold), with no padding. */
+    POH_MIXED,
+    /** §36: over a thousand instances of one type (thousands separators in dumpheap -stat). */
+    THOUSANDS,
     /** §10: a thread's allocation context used up exactly (alloc_ptr == alloc_limit): 24 bytes still to skip. */
     EXHAUSTED_CONTEXT,
     /** §13: a live global allocation context (g_global_alloc_context) in the middle of gen0. */

@@ -145,6 +145,9 @@ final class HeapBuilder {
             RegionState poh = newRegion(heap, 4);
             for (int i = 0; i < share(s.pohObjects(), heap.index); i++) {
                 place(poh, random.nextBoolean() ? TypeCatalog.BYTE_ARRAY : TypeCatalog.LONG_ARRAY, 16 + random.nextInt(2000));
+                if (s.has(Feature.POH_MIXED) && i % 4 == 0) {
+                    place(poh, TypeCatalog.BYTE_ARRAY, layout.constant("loh.threshold") + random.nextInt(50_000)); // no padding on the POH
+                }
             }
         }
     }
@@ -173,15 +176,30 @@ final class HeapBuilder {
 
     /** The sizes a walker can get wrong (walker-semantics.md section 7, items 1-6), and a large free gap (38). */
     private void placeEdgeCases(RegionState gen2, Scenario s) {
-        if (s.has(Feature.SIZE_EDGES)) {
+        if (s.has(Feature.MIN_OBJECT)) {
             place(gen2, TypeCatalog.OBJECT, 0);
+        }
+        if (s.has(Feature.EMPTY_STRING)) {
             place(gen2, TypeCatalog.STRING, 0);
+        }
+        if (s.has(Feature.ODD_STRING)) {
             place(gen2, TypeCatalog.STRING, 3);
+        }
+        if (s.has(Feature.BYTE_ARRAY_LENGTHS)) {
             for (int length : new int[] {0, 1, 5, 8}) {
                 place(gen2, TypeCatalog.BYTE_ARRAY, length);
             }
+        }
+        if (s.has(Feature.STRUCT_ARRAY)) {
             place(gen2, TypeCatalog.STRUCT_ARRAY, 3);
+        }
+        if (s.has(Feature.MD_ARRAY)) {
             place(gen2, TypeCatalog.INT_MD_ARRAY, 6);
+        }
+        if (s.has(Feature.THOUSANDS)) {
+            for (int i = 0; i < 1300; i++) {
+                place(gen2, TypeCatalog.LEAF, 0);
+            }
         }
         if (s.has(Feature.LARGE_FREE_GAP)) {
             placeFree(gen2, 600 << 10, GroundTruth.Kind.FREE);

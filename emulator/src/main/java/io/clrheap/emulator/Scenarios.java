@@ -20,8 +20,21 @@ public final class Scenarios {
     static {
         Scenario d = Scenario.defaultScenario(RuntimeVersion.NET8, GcFlavor.SERVER);
         add(d);
-        add(variant(d, "size-edges", "§1-6: Object, the empty string (22), a 3-char string (28), byte[0/1/5/8], a struct array, int[2,3]",
-                Set.of(Feature.SIZE_EDGES), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "min-object", "§1: a System.Object, the minimum object of 24 bytes", Set.of(Feature.MIN_OBJECT), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "empty-string", "§2: the empty string: reported 22 bytes, stepped 24", Set.of(Feature.EMPTY_STRING), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "odd-string", "§3: a 3-character string: reported 28 bytes, stepped 32", Set.of(Feature.ODD_STRING), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "byte-array-lengths", "§4: byte[] of 0, 1, 5, 8 elements: 24, 25, 29, 32 bytes", Set.of(Feature.BYTE_ARRAY_LENGTHS), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "struct-array", "§5: an array of three 12-byte structs: 60 bytes, stepped 64", Set.of(Feature.STRUCT_ARRAY), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "md-array", "§6: int[2,3]: BaseSize 40, 64 bytes", Set.of(Feature.MD_ARRAY), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "size-edges", "§1-6 together: Object, empty and odd strings, byte[0/1/5/8], a struct array, int[2,3]",
+                Set.of(Feature.MIN_OBJECT, Feature.EMPTY_STRING, Feature.ODD_STRING, Feature.BYTE_ARRAY_LENGTHS, Feature.STRUCT_ARRAY,
+                        Feature.MD_ARRAY), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "context-at-region-start", "§11: a live allocation context starting exactly at its gen0 region's mem",
+                Set.of(Feature.CONTEXT_AT_REGION_START), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "chained-contexts", "§12: two live allocation contexts back to back (limit1 + 24 == ptr2)",
+                Set.of(Feature.CHAINED_CONTEXTS), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "poh-mixed", "§20: small and large objects on the POH, none padded", Set.of(Feature.POH_MIXED), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(variant(d, "thousands", "§36: 1,300 instances of one type (thousands separators)", Set.of(Feature.THOUSANDS), d.heaps(), d.gen1Objects(), d.garbage()));
         add(variant(d, "exhausted-context", "§10: a thread's allocation context used up exactly (alloc_ptr == alloc_limit)",
                 Set.of(Feature.EXHAUSTED_CONTEXT), d.heaps(), d.gen1Objects(), d.garbage()));
         add(variant(d, "global-context", "§13: a live global allocation context in the middle of gen0",
@@ -38,6 +51,9 @@ public final class Scenarios {
         add(variant(d, "no-garbage", "a compacted heap: no free objects between survivors", Set.of(), d.heaps(), d.gen1Objects(), 0));
         add(variant(d, "four-heaps", "§17: server GC with 4 heaps, contexts spread over their gen0 regions", Set.of(), 4, d.gen1Objects(), d.garbage()));
         add(variant(d, "datas-one-heap", "§23: server GC with n_heaps = 1 (DATAS)", Set.of(), 1, d.gen1Objects(), d.garbage()));
+        add(new Scenario("frozen-many", "§18: 2,000 frozen string literals in the read-only segment", d.runtime(), d.gc(), d.heaps(),
+                d.threads(), d.gen2Objects(), d.gen1Objects(), d.gen0Objects(), d.lohObjects(), d.pohObjects(), 2000, d.garbage(),
+                d.handlesPerKind(), Set.of(), d.seed()));
         add(variant(d, "every-edge", "all of the above edge cases in one heap",
                 Set.of(Feature.values()), d.heaps(), d.gen1Objects(), d.garbage()));
     }

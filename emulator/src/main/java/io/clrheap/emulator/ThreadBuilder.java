@@ -21,7 +21,8 @@ final class ThreadBuilder {
 
     private static final class ThreadState {
         final int index;
-        final HeapBuilder.Heap heap;
+        /** The heap it allocates on (gc_reserved_1 under server GC). */
+        HeapBuilder.Heap heap;
         long pointer;
         long limit;
         long address;
@@ -51,8 +52,17 @@ final class ThreadBuilder {
 
     /** Each thread allocates its share of the gen0 objects through its allocation context. */
     void allocateGen0(Random random) {
+        // §11: thread 0 takes the first context of its gen0 region and allocates nothing in it
+        boolean atRegionStart = process.scenario().has(Feature.CONTEXT_AT_REGION_START) && threads.size() > 1;
+        if (atRegionStart) {
+            ThreadState first = threads.get(0);
+            long[] context = heaps.newContext(first.heap, 512);
+            first.pointer = context[0];
+            first.limit = context[1];
+        }
+        int allocating = atRegionStart ? threads.size() - 1 : threads.size();
         for (int i = 0; i < process.scenario().gen0Objects(); i++) {
-            ThreadState t = threads.get(i % threads.size());
+            ThreadState t = threads.get(i % allocating + (atRegionStart ? 1 : 0));
             TypeCatalog.TypeSpec spec = TypeCatalog.SMALL.get(random.nextInt(TypeCatalog.SMALL.size()));
             int count = spec.componentSize() == 0 ? 0 : random.nextInt(spec.shape() == TypeCatalog.Shape.STRING ? 48 : 64);
             long step = heaps.step(spec, count);
@@ -87,6 +97,17 @@ final class ThreadBuilder {
             long rest = t.limit - t.pointer; // 24..40 bytes: one byte[] fills them exactly
             heaps.writeObject(t.pointer, TypeCatalog.BYTE_ARRAY, rest - 24, 0, t.heap.index, false);
             t.pointer = t.limit;
+        }
+        if (s.has(Feature.CHAINED_CONTEXTS) && threads.size() > 2) {
+            // two threads take fresh contexts on one heap, one after the other: the second starts where the first's reserve ends
+            HeapBuilder.Heap heap = threads.get(threads.size() - 2).heap;
+            for (ThreadState t : List.of(threads.get(threads.size() - 2), threads.get(threads.size() - 1))) {
+                retire(t);
+                t.heap = heap;
+                long[] context = heaps.newContext(heap, 1024);
+                t.pointer = context[0];
+                t.limit = context[1];
+            }
         }
         if (s.has(Feature.GLOBAL_CONTEXT)) {
             globalContext = liveContext(heaps.heaps().get(0));

@@ -55,7 +55,11 @@ class RuntimeBuilderTest {
         EmulatedRuntime contexts = new RuntimeBuilder().build(Scenarios.named("every-edge").orElseThrow());
         assertThat(contexts.groundTruth().contexts()).extracting(GroundTruth.ContextInfo::owner).contains("global", "heap 0 gen0");
         assertThat(contexts.groundTruth().contexts()).anyMatch(c -> c.pointer() == c.limit());
-        assertThat(Scenarios.all()).hasSizeGreaterThanOrEqualTo(13).extracting(Scenario::name).doesNotHaveDuplicates();
+        assertThat(Scenarios.all()).hasSizeGreaterThanOrEqualTo(20).extracting(Scenario::name).doesNotHaveDuplicates();
+        var chained = new RuntimeBuilder().build(Scenarios.named("chained-contexts").orElseThrow()).groundTruth().contexts();
+        assertThat(chained).anySatisfy(a -> assertThat(chained).anyMatch(b -> b.pointer() == a.limit() + 24));
+        var atStart = new RuntimeBuilder().build(Scenarios.named("context-at-region-start").orElseThrow()).groundTruth();
+        assertThat(atStart.contexts()).anyMatch(c -> atStart.regions().stream().anyMatch(r -> r.generation() == 0 && r.mem() == c.pointer()));
     }
 
     @Test
