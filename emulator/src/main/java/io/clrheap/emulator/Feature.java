@@ -33,5 +33,9 @@ public enum Feature {
     /** §38: a free gap of 600 KiB in gen2 directly followed by a live object. */
     LARGE_FREE_GAP,
     /** §22: heap 1's regions carved below heap 0's (server GC). */
-    INTERLEAVED_HEAPS
+    INTERLEAVED_HEAPS,
+    /** §42: garbage in the 4 bytes after an array's 32-bit length (only the low uint32 is the length). */
+    LENGTH_PADDING_GARBAGE,
+    /** §16: a live allocation context whose limit + 24 is its gen0 region's reserved end. */
+    CONTEXT_AT_REGION_END
 }

@@ -5,8 +5,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What the emulator placed, written as it places it (never read back from memory): every object in primitive
- * arrays (no Java object per heap object), the regions, the allocation contexts and the threads.
+ * What the emulator placed, written as it places it (never read back from memory): every object, the regions, the
+ * allocation contexts, the handles.
+ *
+ * <p>Objects are kept compactly, never one Java object per heap object: as <em>runs</em>, each a stretch of objects
+ * laid one after the other from a start address (a region filled by a GC, or one allocation context). An object in
+ * a run costs two or three bytes: its type's index (with a bit saying whether it dies at the next collection) and,
+ * for arrays, strings and free objects, its component count, both as variable-length integers; its address follows
+ * from the one before it. A 20-million-object heap fits in some 60 MiB of Java heap.
  */
 public final class GroundTruth {
 
@@ -31,34 +37,176 @@ public final class GroundTruth {
     public record HandleInfo(long handle, String type, long target, long secondary) {
     }
 
-    private final List<HandleInfo> handles = new ArrayList<>();
-    private long[] addresses = new long[1024];
-    private long[] methodTables = new long[1024];
-    private long[] sizes = new long[1024];
-    private byte[] generations = new byte[1024];
-    private short[] heaps = new short[1024];
-    private byte[] kinds = new byte[1024];
-    private int count;
+    /** A type objects are placed with: its MethodTable, the size formula's terms and the kind of its objects. */
+    public record TypeInfo(long methodTable, long baseSize, long componentSize, Kind kind) {
+    }
+
+    /** Receives the objects of a walk over the ground truth, in address order. */
+    @FunctionalInterface
+    public interface ObjectVisitor {
+        /**
+         * @param size       unaligned, as walkers report it
+         * @param generation 0, 1, 2, 3 (LOH), 4 (POH), or -1 (frozen)
+         */
+        void object(long address, long methodTable, long size, int generation, int heap, Kind kind);
+    }
+
+    /** A stretch of objects laid one after the other from {@code start}; see the class comment. */
+    static final class Run {
+        final long start;
+        final int heap;
+        int generation;
+        /** Where the next object of this run goes. */
+        long end;
+        int count;
+        byte[] data = new byte[32];
+        int length;
+
+        Run(long start, int heap, int generation) {
+            this.start = start;
+            this.end = start;
+            this.heap = heap;
+            this.generation = generation;
+        }
+
+        int count() {
+            return count;
+        }
+
+        void putVarLong(long v) {
+            if (length + 10 > data.length) {
+                data = Arrays.copyOf(data, Math.max(data.length * 2, length + 10));
+            }
+            while ((v & ~0x7fL) != 0) {
+                data[length++] = (byte) ((v & 0x7f) | 0x80);
+                v >>>= 7;
+            }
+            data[length++] = (byte) v;
+        }
+    }
+
+    /** Reads a run's objects one by one. */
+    final class RunCursor {
+        private final Run run;
+        private int position;
+        private int index;
+        long address;
+        int type;
+        long components;
+        boolean dies;
+        long size;
+        private long nextAddress;
+
+        RunCursor(Run run) {
+            this.run = run;
+            this.nextAddress = run.start;
+        }
+
+        boolean next() {
+            if (index == run.count) {
+                return false;
+            }
+            long word = readVarLong();
+            type = (int) (word >>> 1);
+            dies = (word & 1) != 0;
+            TypeInfo t = types.get(type);
+            components = t.componentSize() == 0 ? 0 : readVarLong();
+            size = t.baseSize() + components * t.componentSize();
+            address = nextAddress;
+            nextAddress += step(size);
+            index++;
+            return true;
+        }
+
+        private long readVarLong() {
+            long v = 0;
+            int shift = 0;
+            byte b;
+            do {
+                b = run.data[position++];
+                v |= (long) (b & 0x7f) << shift;
+                shift += 7;
+            } while (b < 0);
+            return v;
+        }
+    }
+
+    private final long alignment;
+    private final long minimumSize;
+    private final List<TypeInfo> types = new ArrayList<>();
+    private final java.util.Map<TypeInfo, Integer> typeIndexes = new java.util.HashMap<>();
+    private final List<Run> runs = new ArrayList<>();
+    private Run[] sorted;
+    private long objectCount;
     private final List<RegionInfo> regions = new ArrayList<>();
     private final List<ContextInfo> contexts = new ArrayList<>();
+    private final List<HandleInfo> handles = new ArrayList<>();
 
-    void addObject(long address, long methodTable, long size, int generation, int heap, Kind kind) {
-        if (count == addresses.length) {
-            int n = count * 2;
-            addresses = Arrays.copyOf(addresses, n);
-            methodTables = Arrays.copyOf(methodTables, n);
-            sizes = Arrays.copyOf(sizes, n);
-            generations = Arrays.copyOf(generations, n);
-            heaps = Arrays.copyOf(heaps, n);
-            kinds = Arrays.copyOf(kinds, n);
+    /** @param alignment object alignment (8 on x64); @param minimumSize the smallest step (24 on x64) */
+    GroundTruth(long alignment, long minimumSize) {
+        this.alignment = alignment;
+        this.minimumSize = minimumSize;
+    }
+
+    /** How far the next object is: the size aligned up, at least the minimum object size. */
+    long step(long size) {
+        return Math.max((size + alignment - 1) & -alignment, minimumSize);
+    }
+
+    int typeIndex(long methodTable, long baseSize, long componentSize, Kind kind) {
+        TypeInfo t = new TypeInfo(methodTable, baseSize, componentSize, kind);
+        Integer index = typeIndexes.get(t);
+        if (index == null) {
+            index = types.size();
+            types.add(t);
+            typeIndexes.put(t, index);
         }
-        addresses[count] = address;
-        methodTables[count] = methodTable;
-        sizes[count] = size;
-        generations[count] = (byte) generation;
-        heaps[count] = (short) heap;
-        kinds[count] = (byte) kind.ordinal();
-        count++;
+        return index;
+    }
+
+    TypeInfo type(int index) {
+        return types.get(index);
+    }
+
+    Run startRun(long start, int heap, int generation) {
+        Run r = new Run(start, heap, generation);
+        runs.add(r);
+        sorted = null;
+        return r;
+    }
+
+    /** Records an object of type {@code type} at {@code run.end} and moves the run past it; returns its address. */
+    long append(Run run, int type, long components, boolean dies) {
+        TypeInfo t = types.get(type);
+        run.putVarLong(((long) type << 1) | (dies ? 1 : 0));
+        if (t.componentSize() != 0) {
+            run.putVarLong(components);
+        } else if (components != 0) {
+            throw new IllegalArgumentException("a component count for a type without components: " + t);
+        }
+        long at = run.end;
+        run.end += step(t.baseSize() + components * t.componentSize());
+        run.count++;
+        objectCount++;
+        return at;
+    }
+
+    /** Drops runs (a collection rewrites their regions as new runs). */
+    void removeRuns(java.util.Collection<Run> gone) {
+        java.util.Set<Run> set = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        set.addAll(gone);
+        runs.removeIf(r -> {
+            if (set.contains(r)) {
+                objectCount -= r.count;
+                return true;
+            }
+            return false;
+        });
+        sorted = null;
+    }
+
+    RunCursor cursor(Run run) {
+        return new RunCursor(run);
     }
 
     void addRegion(RegionInfo region) {
@@ -77,34 +225,92 @@ public final class GroundTruth {
         return List.copyOf(handles);
     }
 
-    public int objectCount() {
-        return count;
+    /** Objects placed, free and padding objects included. */
+    public long objectCount() {
+        return objectCount;
     }
 
-    public long address(int i) {
-        return addresses[i];
+    /** The types objects were placed with (free and padding objects have their own entries). */
+    public List<TypeInfo> types() {
+        return List.copyOf(types);
     }
 
-    public long methodTable(int i) {
-        return methodTables[i];
+    /** Visits every object in address order: the order a walk finds them in. */
+    public void forEachObject(ObjectVisitor visitor) {
+        for (Run run : sortedRuns()) {
+            RunCursor c = new RunCursor(run);
+            while (c.next()) {
+                TypeInfo t = types.get(c.type);
+                visitor.object(c.address, t.methodTable(), c.size, run.generation, run.heap, t.kind());
+            }
+        }
     }
 
-    /** Unaligned size, as walkers report it. */
-    public long size(int i) {
-        return sizes[i];
+    /** Objects and bytes (unaligned sizes summed) per MethodTable, free objects included: what {@code dumpheap -stat} counts. */
+    public java.util.Map<Long, long[]> statistics() {
+        java.util.Map<Long, long[]> stat = new java.util.TreeMap<>(Long::compareUnsigned);
+        forEachObject((address, mt, size, generation, heap, kind) -> {
+            long[] row = stat.computeIfAbsent(mt, k -> new long[2]);
+            row[0]++;
+            row[1] += size;
+        });
+        return stat;
     }
 
-    /** 0, 1, 2, 3 (LOH), 4 (POH), or -1 (frozen). */
-    public int generation(int i) {
-        return generations[i];
+    /** Bytes of every object placed (unaligned sizes summed, free objects included): the Total line of {@code dumpheap -stat}. */
+    public long totalBytes() {
+        long[] total = new long[1];
+        forEachObject((address, mt, size, generation, heap, kind) -> total[0] += size);
+        return total[0];
     }
 
-    public int heap(int i) {
-        return heaps[i];
+    /** Every live object's address in placement order would cost a Java object each: this samples at most {@code max} of them, evenly. */
+    long[] sampleObjects(int max, java.util.Random random) {
+        long objects = 0;
+        for (Run run : sortedRuns()) {
+            RunCursor c = new RunCursor(run);
+            while (c.next()) {
+                if (types.get(c.type).kind() == Kind.OBJECT && !c.dies) {
+                    objects++;
+                }
+            }
+        }
+        int n = (int) Math.min(max, objects);
+        long[] sample = new long[n];
+        if (n == 0) {
+            return sample;
+        }
+        long every = objects / n;
+        long offset = random.nextLong(every);
+        long seen = 0;
+        int taken = 0;
+        for (Run run : sortedRuns()) {
+            RunCursor c = new RunCursor(run);
+            while (c.next() && taken < n) {
+                if (types.get(c.type).kind() == Kind.OBJECT && !c.dies) {
+                    if (seen % every == offset) {
+                        sample[taken++] = c.address;
+                    }
+                    seen++;
+                }
+            }
+        }
+        return Arrays.copyOf(sample, taken);
     }
 
-    public Kind kind(int i) {
-        return Kind.values()[kinds[i]];
+    private Run[] sortedRuns() {
+        Run[] s = sorted;
+        if (s == null) {
+            s = runs.stream().filter(r -> r.count > 0).toArray(Run[]::new);
+            Arrays.sort(s, (a, b) -> Long.compareUnsigned(a.start, b.start));
+            sorted = s;
+        }
+        return s;
+    }
+
+    /** The runs in address order (empty ones left out). */
+    List<Run> runsByAddress() {
+        return List.of(sortedRuns());
     }
 
     public List<RegionInfo> regions() {
@@ -113,15 +319,5 @@ public final class GroundTruth {
 
     public List<ContextInfo> contexts() {
         return List.copyOf(contexts);
-    }
-
-    /** Objects sorted by address: the order a walk visits them in. */
-    public int[] byAddress() {
-        Integer[] order = new Integer[count];
-        for (int i = 0; i < count; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Long.compareUnsigned(addresses[a], addresses[b]));
-        return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
     }
 }

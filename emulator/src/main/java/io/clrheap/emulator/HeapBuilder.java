@@ -7,28 +7,34 @@ import io.clrheap.layout.view.Generation;
 import io.clrheap.layout.view.HeapSegment;
 import io.clrheap.layout.view.ServerHeap;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 
 /**
- * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), objects
- * laid out in them (survivors in gen2/gen1 with the dead ones as free objects, each LOH object after its 32-byte
- * padding, POH objects, frozen string literals in a read-only segment at the head of heap 0's gen2 list), gen0
- * allocated through allocation contexts; then the region descriptors, generation tables, {@code gc_heap} and
- * {@code GCHeap} objects as the real build has them.
+ * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), a new
+ * one whenever the current region of a generation is full; objects laid out in them (survivors in gen2/gen1 with the
+ * dead ones as free objects, each LOH object after its 32-byte padding, POH objects, frozen string literals in a
+ * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections that
+ * sweep and promote regions; then the region descriptors, generation tables, {@code gc_heap} and {@code GCHeap}
+ * objects as the real build has them.
  */
 final class HeapBuilder {
 
     /** A region being filled. */
     static final class RegionState {
         final int heap;
-        final int generation;   // 0..4; frozen segments are listed with gen2
+        int generation;   // 0..4; frozen segments are listed with gen2
         final boolean frozen;
         final long start;
         final long mem;
         final long reserved;
         long cursor;
         long descriptor;
+        /** Its objects, as ground-truth runs (direct placement and allocation contexts). */
+        final List<GroundTruth.Run> runs = new ArrayList<>();
+        /** The run direct placement appends to while it ends at the cursor. */
+        GroundTruth.Run current;
 
         RegionState(int heap, int generation, boolean frozen, long start, long mem, long reserved) {
             this.heap = heap;
@@ -38,6 +44,23 @@ final class HeapBuilder {
             this.mem = mem;
             this.reserved = reserved;
             this.cursor = mem;
+        }
+
+        long room() {
+            return reserved - cursor;
+        }
+    }
+
+    /** An allocation context handed to a thread: [pointer, limit), limit + 24 reserved; its objects go to {@code run}. */
+    static final class Context {
+        long pointer;
+        final long limit;
+        final GroundTruth.Run run;
+
+        Context(long pointer, long limit, GroundTruth.Run run) {
+            this.pointer = pointer;
+            this.limit = limit;
+            this.run = run;
         }
     }
 
@@ -59,8 +82,10 @@ final class HeapBuilder {
             }
         }
 
+        /** The gen0 region allocation contexts come from (the ephemeral region). */
         RegionState gen0() {
-            return generations.get(0).get(0);
+            List<RegionState> gen0 = generations.get(0);
+            return gen0.get(gen0.size() - 1);
         }
 
         long generationTable() {
@@ -80,15 +105,33 @@ final class HeapBuilder {
         }
     }
 
+    private static final int LOH = 3;
+    private static final int POH = 4;
+    /** References written into reference fields point at one of these (frozen string literals never move nor die). */
+    private static final int REFERENCE_POOL = 4096;
+
     private final Process process;
     private final TypeSystem types;
     private final RuntimeGlobals globals;
     private final Random random;
     private final RuntimeLayout layout;
+    private final GroundTruth truth;
     private final List<Heap> heaps = new ArrayList<>();
     private long nextRegion = ProcessLayout.GC_RESERVE;
+    private final long reserveEnd = ProcessLayout.GC_RESERVE + ProcessLayout.GC_RESERVE_SIZE;
     private final long basicRegion;
     private final long largeRegion;
+    private final long firstObjectOffset;
+    private final long lohThreshold;
+    private final long padSize;
+    private final long lengthOffset;
+    private final long charsOffset;
+    private final long freeBaseSize;
+    private final int freeType;
+    private final int paddingType;
+    private RegionState frozenSegment;
+    private final long[] referencePool = new long[REFERENCE_POOL];
+    private int referencePoolSize;
 
     HeapBuilder(Process process, TypeSystem types, RuntimeGlobals globals, Random random) {
         this.process = process;
@@ -96,8 +139,18 @@ final class HeapBuilder {
         this.globals = globals;
         this.random = random;
         this.layout = process.layout();
+        this.truth = process.truth();
         this.basicRegion = layout.constant("region.basic_size");
         this.largeRegion = layout.constant("region.large_size");
+        this.firstObjectOffset = layout.constant("region.first_object_offset");
+        this.lohThreshold = layout.constant("loh.threshold");
+        this.padSize = layout.constant("loh.pad_size");
+        this.lengthOffset = layout.offset("Array", "m_NumComponents");
+        this.charsOffset = layout.offset("String", "m_FirstChar");
+        this.freeBaseSize = layout.constant("free_object.base_size");
+        // a free object is an array of bytes after a 24-byte header: size = 24 + length (gc.cpp make_unused_array)
+        this.freeType = truth.typeIndex(types.freeMethodTable(), freeBaseSize, 1, GroundTruth.Kind.FREE);
+        this.paddingType = truth.typeIndex(types.freeMethodTable(), freeBaseSize, 1, GroundTruth.Kind.PADDING);
         for (int h = 0; h < process.scenario().heaps(); h++) {
             heaps.add(new Heap(h));
         }
@@ -107,65 +160,116 @@ final class HeapBuilder {
         return heaps;
     }
 
-    private RegionState newRegion(Heap heap, int generation) {
-        long size = generation >= 3 ? largeRegion : basicRegion;
+    /** A new region of {@code generation} with room for at least {@code need} bytes of objects. */
+    private RegionState newRegion(Heap heap, int generation, long need) {
+        long size = generation >= LOH ? largeRegion : basicRegion;
+        if (need > size - firstObjectOffset) {
+            // a bigger object gets a region of as many large regions as it takes (gc.cpp get_new_region for UOH)
+            size = (need + firstObjectOffset + largeRegion - 1) / largeRegion * largeRegion;
+        }
         // every region starts at basic-region alignment, large ones too (the real dumps: LOH mem = 0x...1800028)
         long start = (nextRegion + basicRegion - 1) & -basicRegion;
+        if (Long.compareUnsigned(start + size, reserveEnd) > 0) {
+            throw new IllegalStateException(String.format("the GC reserve range [0x%x, 0x%x) is used up: the scenario needs more than %d GiB of regions",
+                    ProcessLayout.GC_RESERVE, reserveEnd, ProcessLayout.GC_RESERVE_SIZE >> 30));
+        }
         nextRegion = start + size;
-        RegionState r = new RegionState(heap.index, generation, false, start, start + layout.constant("region.first_object_offset"), start + size);
+        RegionState r = new RegionState(heap.index, generation, false, start, start + firstObjectOffset, start + size);
         heap.generations.get(generation).add(r);
         return r;
     }
 
-    /** Gen2, gen1, LOH, POH and frozen objects: what earlier GCs left, laid out as a compacting GC leaves it. */
-    void placeOlderGenerations() {
-        Scenario s = process.scenario();
+    /** The region of {@code generation} that direct placement fills: the last one, or a new one when {@code need} bytes do not fit. */
+    private RegionState fillRegion(Heap heap, int generation, long need) {
+        List<RegionState> list = heap.generations.get(generation);
+        RegionState last = list.isEmpty() ? null : list.get(list.size() - 1);
+        if (last == null || last.room() < need) {
+            return newRegion(heap, generation, need);
+        }
+        return last;
+    }
+
+    /** The run that direct placement appends to at the region's cursor. */
+    private GroundTruth.Run runAt(RegionState region) {
+        GroundTruth.Run run = region.current;
+        if (run == null || run.end != region.cursor) {
+            run = truth.startRun(region.cursor, region.heap, region.frozen ? -1 : region.generation);
+            region.runs.add(run);
+            region.current = run;
+        }
+        return run;
+    }
+
+    /** Each heap's first regions: gen2 (after the frozen segment on heap 0), gen1, gen0, LOH, POH. */
+    void createRegions() {
         List<Heap> carveOrder = new ArrayList<>(heaps);
-        if (s.has(Feature.INTERLEAVED_HEAPS)) {
+        if (process.scenario().has(Feature.INTERLEAVED_HEAPS)) {
             java.util.Collections.reverse(carveOrder); // the last heap's regions at the lowest addresses
         }
         for (Heap heap : carveOrder) {
             if (heap.index == 0) {
-                placeFrozenSegment(heap, s.frozenStrings());
+                createFrozenSegment(heap);
             }
-            RegionState gen2 = newRegion(heap, 2);
-            fill(gen2, share(s.gen2Objects(), heap.index), s.garbage(), heap.index == 0 && s.has(Feature.MARK_BITS));
+            for (int g : new int[] {2, 1, 0, LOH, POH}) {
+                newRegion(heap, g, 0);
+            }
+        }
+    }
+
+    /** The scenario's frozen strings, gen2, gen1, LOH and POH populations: what earlier GCs left. */
+    void placeOlderGenerations() {
+        Scenario s = process.scenario();
+        placeFrozen(TypeDef.STRING, s.frozenStrings(), Step.Lengths.uniform(1, 40), random);
+        List<Heap> order = new ArrayList<>(heaps);
+        if (s.has(Feature.INTERLEAVED_HEAPS)) {
+            java.util.Collections.reverse(order);
+        }
+        for (Heap heap : order) {
+            fill(heap, 2, share(s.gen2Objects(), heap.index), s.garbage(), heap.index == 0 && s.has(Feature.MARK_BITS));
             if (heap.index == 0) {
-                placeEdgeCases(gen2, s);
+                placeEdgeCases(heap, s);
             }
-            fill(newRegion(heap, 1), share(s.gen1Objects(), heap.index), s.garbage(), false);
-            newRegion(heap, 0);
-            RegionState loh = newRegion(heap, 3);
-            for (int i = 0; i < share(s.lohObjects(), heap.index); i++) {
-                placeFree(loh, layout.constant("loh.pad_size"), GroundTruth.Kind.PADDING);
-                TypeCatalog.TypeSpec spec = random.nextBoolean() ? TypeCatalog.BYTE_ARRAY : TypeCatalog.LONG_ARRAY;
-                int minimum = (int) (layout.constant("loh.threshold") / spec.componentSize()) + 1;
-                place(loh, spec, minimum + random.nextInt(minimum));
+            fill(heap, 1, share(s.gen1Objects(), heap.index), s.garbage(), false);
+            for (long i = 0; i < share(s.lohObjects(), heap.index); i++) {
+                TypeDef spec = random.nextBoolean() ? TypeDef.BYTE_ARRAY : TypeDef.LONG_ARRAY;
+                long minimum = lohThreshold / spec.componentSize() + 1;
+                place(heap, LOH, spec, minimum + random.nextLong(minimum), false);
             }
-            RegionState poh = newRegion(heap, 4);
-            for (int i = 0; i < share(s.pohObjects(), heap.index); i++) {
-                place(poh, random.nextBoolean() ? TypeCatalog.BYTE_ARRAY : TypeCatalog.LONG_ARRAY, 16 + random.nextInt(2000));
+            for (long i = 0; i < share(s.pohObjects(), heap.index); i++) {
+                place(heap, POH, random.nextBoolean() ? TypeDef.BYTE_ARRAY : TypeDef.LONG_ARRAY, 16 + random.nextInt(2000), false);
                 if (s.has(Feature.POH_MIXED) && i % 4 == 0) {
-                    place(poh, TypeCatalog.BYTE_ARRAY, layout.constant("loh.threshold") + random.nextInt(50_000)); // no padding on the POH
+                    place(heap, POH, TypeDef.BYTE_ARRAY, lohThreshold + random.nextInt(50_000), false); // no padding on the POH
                 }
             }
         }
     }
 
     /** This heap's part of {@code total} objects (heap 0 takes the remainder). */
-    private int share(int total, int heap) {
+    private long share(long total, int heap) {
         int n = heaps.size();
         return total / n + (heap == 0 ? total % n : 0);
     }
 
-    private void fill(RegionState region, int objects, double garbage, boolean markBits) {
-        for (int i = 0; i < objects; i++) {
-            TypeCatalog.TypeSpec spec = TypeCatalog.SMALL.get(random.nextInt(TypeCatalog.SMALL.size()));
-            int count = spec.componentSize() == 0 ? 0 : random.nextInt(spec.shape() == TypeCatalog.Shape.STRING ? 48 : 64);
+    /** A random object of the mixed population: a type and its component count. */
+    TypeDef mixedType(Random r) {
+        return TypeDef.SMALL_MIX.get(r.nextInt(TypeDef.SMALL_MIX.size()));
+    }
+
+    long mixedCount(TypeDef spec, Random r) {
+        return spec.hasComponents() ? r.nextInt(spec.shape() == TypeDef.Shape.STRING ? 48 : 64) : 0;
+    }
+
+    private void fill(Heap heap, int generation, long objects, double garbage, boolean markBits) {
+        for (long i = 0; i < objects; i++) {
+            TypeDef spec = mixedType(random);
+            long count = mixedCount(spec, random);
             if (random.nextDouble() < garbage) {
-                placeFree(region, step(spec, count), GroundTruth.Kind.FREE);
+                long size = step(spec.size(count));
+                RegionState region = fillRegion(heap, generation, size);
+                writeFree(runAt(region), size, GroundTruth.Kind.FREE);
+                region.cursor = region.current.end;
             } else {
-                long at = place(region, spec, count);
+                long at = place(heap, generation, spec, count, false);
                 if (markBits && i % 10 == 0) {
                     // GC_MARKED in the MethodTable word, as during a GC's mark phase (gc.cpp; walkers mask it)
                     process.memory().writePointer(at, process.memory().readPointer(at) | 1);
@@ -175,107 +279,259 @@ final class HeapBuilder {
     }
 
     /** The sizes a walker can get wrong (walker-semantics.md section 7, items 1-6), and a large free gap (38). */
-    private void placeEdgeCases(RegionState gen2, Scenario s) {
+    private void placeEdgeCases(Heap heap, Scenario s) {
         if (s.has(Feature.MIN_OBJECT)) {
-            place(gen2, TypeCatalog.OBJECT, 0);
+            place(heap, 2, TypeDef.OBJECT, 0, false);
         }
         if (s.has(Feature.EMPTY_STRING)) {
-            place(gen2, TypeCatalog.STRING, 0);
+            place(heap, 2, TypeDef.STRING, 0, false);
         }
         if (s.has(Feature.ODD_STRING)) {
-            place(gen2, TypeCatalog.STRING, 3);
+            place(heap, 2, TypeDef.STRING, 3, false);
         }
         if (s.has(Feature.BYTE_ARRAY_LENGTHS)) {
             for (int length : new int[] {0, 1, 5, 8}) {
-                place(gen2, TypeCatalog.BYTE_ARRAY, length);
+                place(heap, 2, TypeDef.BYTE_ARRAY, length, false);
             }
         }
         if (s.has(Feature.STRUCT_ARRAY)) {
-            place(gen2, TypeCatalog.STRUCT_ARRAY, 3);
+            place(heap, 2, TypeDef.STRUCT_ARRAY, 3, false);
         }
         if (s.has(Feature.MD_ARRAY)) {
-            place(gen2, TypeCatalog.INT_MD_ARRAY, 6);
+            place(heap, 2, TypeDef.INT_MD_ARRAY, 6, false);
         }
         if (s.has(Feature.THOUSANDS)) {
             for (int i = 0; i < 1300; i++) {
-                place(gen2, TypeCatalog.LEAF, 0);
+                place(heap, 2, TypeDef.LEAF, 0, false);
             }
         }
         if (s.has(Feature.LARGE_FREE_GAP)) {
-            placeFree(gen2, 600 << 10, GroundTruth.Kind.FREE);
-            place(gen2, TypeCatalog.NODE, 0);
+            long gap = 600 << 10;
+            RegionState region = fillRegion(heap, 2, gap + 48);
+            writeFree(runAt(region), gap, GroundTruth.Kind.FREE);
+            region.cursor = region.current.end;
+            place(heap, 2, TypeDef.NODE, 0, false);
+        }
+        if (s.has(Feature.LENGTH_PADDING_GARBAGE)) {
+            // §42: the 4 bytes after a 32-bit array length hold garbage; only the low uint32 is the length
+            for (int length : new int[] {3, 17}) {
+                long at = place(heap, 2, TypeDef.INT_ARRAY, length, false);
+                process.memory().writeInt(at + lengthOffset + 4, 0xcdcdcdcd);
+            }
         }
     }
 
     /** The frozen heap's first segment: mem = base + 8 (GC._RegisterFrozenSegment's ibFirstObject), read-only. */
-    private void placeFrozenSegment(Heap heap, int strings) {
+    private void createFrozenSegment(Heap heap) {
         long base = ProcessLayout.FROZEN_HEAP;
-        RegionState frozen = new RegionState(heap.index, 2, true, base, base + layout.constant("frozen_segment.first_object_offset"),
+        frozenSegment = new RegionState(heap.index, 2, true, base, base + layout.constant("frozen_segment.first_object_offset"),
                 base + layout.constant("frozen_segment.initial_reserve"));
-        heap.generations.get(2).add(frozen);
-        for (int i = 0; i < strings; i++) {
-            place(frozen, TypeCatalog.STRING, 1 + random.nextInt(40));
-        }
+        heap.generations.get(2).add(frozenSegment);
     }
 
-    long step(TypeCatalog.TypeSpec spec, long count) {
-        return step(spec.baseSize() + count * spec.componentSize());
+    /** Frozen string literals, appended to the frozen segment. */
+    void placeFrozen(TypeDef type, long count, Step.Lengths lengths, Random r) {
+        if (type.shape() != TypeDef.Shape.STRING) {
+            throw new IllegalArgumentException("the frozen segment holds string literals, not " + type.name());
+        }
+        for (long i = 0; i < count; i++) {
+            long n = lengths.draw(r);
+            long size = step(type.size(n));
+            if (frozenSegment.room() < size) {
+                throw new IllegalStateException(String.format("the frozen segment [0x%x, 0x%x) is full: %,d bytes of strings do not fit",
+                        frozenSegment.mem, frozenSegment.reserved, size));
+            }
+            long at = writeObject(runAt(frozenSegment), type, n, false);
+            frozenSegment.cursor = frozenSegment.current.end;
+            if (referencePoolSize < REFERENCE_POOL) {
+                referencePool[referencePoolSize++] = at;
+            }
+        }
     }
 
     long step(long size) {
-        long alignment = layout.constant("object.alignment");
-        return Math.max((size + alignment - 1) & -alignment, layout.constant("object.min_size"));
+        return truth.step(size);
     }
 
-    /** Writes an object at the region's cursor and moves past it. */
-    long place(RegionState region, TypeCatalog.TypeSpec spec, long count) {
-        long at = region.cursor;
-        writeObject(at, spec, count, region.generation, region.heap, region.frozen);
-        region.cursor = at + step(spec, count);
+    /**
+     * Places an object directly in a region of {@code generation} (1, 2, LOH or POH; 0 only for edge cases), the LOH
+     * ones after their padding; small-object generations send objects of 85,000 bytes or more to the LOH, as the
+     * allocator does. Returns its address.
+     */
+    long place(Heap heap, int generation, TypeDef spec, long count, boolean dies) {
+        long size = spec.size(count);
+        int where = generation <= 2 && size >= lohThreshold ? LOH : generation;
+        long need = step(size) + (where == LOH ? padSize : 0);
+        RegionState region = fillRegion(heap, where, need);
+        GroundTruth.Run run = runAt(region);
+        if (where == LOH) {
+            writeFree(run, padSize, GroundTruth.Kind.PADDING);
+        }
+        long at = writeObject(run, spec, count, dies);
+        region.cursor = run.end;
         return at;
     }
 
-    /** Writes an object at {@code at} (its header slot before it stays zero) and records it. */
-    void writeObject(long at, TypeCatalog.TypeSpec spec, long count, int generation, int heap, boolean frozen) {
+    /** Writes an object at the end of {@code run} (its header slot before it stays zero), records it, and returns its address. */
+    long writeObject(GroundTruth.Run run, TypeDef spec, long count, boolean dies) {
         var memory = process.memory();
         long mt = types.methodTable(spec);
+        long at = run.end;
         memory.writePointer(at, mt);
-        if (spec.componentSize() != 0) {
-            memory.writeInt(at + layout.offset("Array", "m_NumComponents"), (int) count);
+        if (spec.hasComponents()) {
+            memory.writeInt(at + lengthOffset, (int) count);
         }
-        if (spec.shape() == TypeCatalog.Shape.STRING) {
-            long chars = at + layout.offset("String", "m_FirstChar");
-            for (int c = 0; c < count; c++) {
-                memory.writeShort(chars + 2L * c, (short) ('a' + (c % 26)));
+        switch (spec.shape()) {
+            case STRING -> {
+                for (int c = 0; c < count; c++) {
+                    memory.writeShort(at + charsOffset + 2L * c, (short) ('a' + (c % 26)));
+                }
+            }
+            case REFERENCE_ARRAY -> writeReferences(at + TypeDef.SZ_ARRAY_DATA_OFFSET, count);
+            case CLASS, BOXED -> writeReferences(at + 8, spec.pointerFields());
+            default -> {
             }
         }
-        process.truth().addObject(at, mt, spec.baseSize() + count * spec.componentSize(), frozen ? -1 : generation, heap, GroundTruth.Kind.OBJECT);
+        truth.append(run, truth.typeIndex(mt, spec.baseSize(), spec.componentSize(), GroundTruth.Kind.OBJECT), count, dies);
+        return at;
     }
 
-    /** A free object of {@code size} bytes at the cursor: the free MethodTable, then a full size_t of size - 24 (gc.cpp make_unused_array). */
-    void placeFree(RegionState region, long size, GroundTruth.Kind kind) {
-        writeFree(region.cursor, size, region.generation, region.heap, kind);
-        region.cursor += size;
+    /** Reference slots: every other one points at a frozen string literal (when there are any), the rest are null. */
+    private void writeReferences(long first, long slots) {
+        if (referencePoolSize == 0) {
+            return;
+        }
+        for (long i = 0; i < slots; i += 2) {
+            process.memory().writePointer(first + 8 * i, referencePool[(int) ((first >>> 3) + i) % referencePoolSize]);
+        }
     }
 
-    void writeFree(long at, long size, int generation, int heap, GroundTruth.Kind kind) {
+    /** A free object of {@code size} bytes at the end of {@code run}: the free MethodTable, then a full size_t of size - 24 (gc.cpp make_unused_array). */
+    void writeFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
+        long at = run.end;
         process.memory().writePointer(at, types.freeMethodTable());
-        process.memory().writeLong(at + layout.offset("Array", "m_NumComponents"), size - layout.constant("free_object.base_size"));
-        process.truth().addObject(at, types.freeMethodTable(), size, generation, heap, kind);
+        process.memory().writeLong(at + lengthOffset, size - freeBaseSize);
+        truth.append(run, kind == GroundTruth.Kind.PADDING ? paddingType : freeType, size - freeBaseSize, false);
     }
 
-    /** A new allocation context of at least {@code need} bytes in the heap's gen0 region: [ptr, limit), limit + 24 reserved. */
-    long[] newContext(Heap heap, long need) {
+    /**
+     * A new allocation context of at least {@code need} bytes from the heap's gen0 region: [ptr, limit), limit + 24
+     * reserved (the slow path); when the region has no room left, a new gen0 region becomes the ephemeral one.
+     */
+    Context newContext(Heap heap, long need) {
         RegionState gen0 = heap.gen0();
         long reserve = layout.constant("alloc_context.tail_reserve");
         long bytes = Math.max(ProcessLayout.ALLOCATION_QUANTUM, need + reserve);
-        if (Long.compareUnsigned(gen0.cursor + bytes, gen0.reserved) > 0) {
-            throw new IllegalStateException(String.format("heap %d's gen0 region [0x%x, 0x%x) is full: this scenario allocates too much gen0",
-                    heap.index, gen0.mem, gen0.reserved));
+        if (gen0.room() < bytes) {
+            gen0 = newRegion(heap, 0, bytes);
         }
         long ptr = gen0.cursor;
         gen0.cursor += bytes;
-        return new long[] {ptr, ptr + bytes - reserve};
+        GroundTruth.Run run = truth.startRun(ptr, heap.index, 0);
+        gen0.runs.add(run);
+        return new Context(ptr, ptr + bytes - reserve, run);
+    }
+
+    /** A context that takes the rest of the heap's gen0 region: its limit + 24 is the region's reserved end (§16). */
+    Context newContextToRegionEnd(Heap heap) {
+        long reserve = layout.constant("alloc_context.tail_reserve");
+        RegionState gen0 = heap.gen0();
+        if (gen0.room() < ProcessLayout.ALLOCATION_QUANTUM) {
+            gen0 = newRegion(heap, 0, 0);
+        }
+        long ptr = gen0.cursor;
+        gen0.cursor = gen0.reserved;
+        GroundTruth.Run run = truth.startRun(ptr, heap.index, 0);
+        gen0.runs.add(run);
+        return new Context(ptr, gen0.reserved - reserve, run);
+    }
+
+    /**
+     * A collection of generations 0..{@code condemned} (Step.Collect): every allocation context must have been given
+     * up. Dying objects become free objects, merged with free neighbours (an LOH object's padding stays with it while
+     * it lives); the survivors' regions are promoted in place; each heap gets a fresh gen0 region.
+     */
+    void collect(int condemned) {
+        for (Heap heap : heaps) {
+            for (int g = 0; g < 5; g++) {
+                boolean swept = g <= condemned || (condemned == 2 && g >= LOH);
+                if (swept) {
+                    for (RegionState r : heap.generations.get(g)) {
+                        if (!r.frozen) {
+                            sweep(r);
+                        }
+                    }
+                }
+            }
+            for (int g = Math.min(condemned, 1); g >= 0; g--) {
+                List<RegionState> promoted = heap.generations.get(g);
+                for (RegionState r : promoted) {
+                    r.generation = g + 1;
+                    for (GroundTruth.Run run : r.runs) {
+                        run.generation = g + 1;
+                    }
+                }
+                heap.generations.get(g + 1).addAll(promoted);
+                promoted.clear();
+            }
+            newRegion(heap, 0, 0);
+        }
+    }
+
+    /** Rewrites a region's objects as one run: survivors kept in place, dead objects and free gaps turned into free objects. */
+    private void sweep(RegionState region) {
+        List<GroundTruth.Run> old = new ArrayList<>(region.runs);
+        old.sort(Comparator.comparingLong(r -> r.start));
+        GroundTruth.Run run = truth.startRun(region.mem, region.heap, region.generation);
+        long freeStart = -1;   // start of the free span being gathered, -1 when none
+        long padding = -1;     // a padding object waiting to see whether the LOH object after it lives
+        long cursor = region.mem;
+        for (GroundTruth.Run r : old) {
+            if (r.start != cursor) {
+                throw new IllegalStateException(String.format("region 0x%x: a gap at 0x%x before a collection (a live allocation context?)",
+                        region.mem, cursor));
+            }
+            GroundTruth.RunCursor c = truth.cursor(r);
+            while (c.next()) {
+                GroundTruth.Kind kind = truth.type(c.type).kind();
+                if (kind == GroundTruth.Kind.OBJECT && !c.dies) {
+                    long freeEnd = padding != -1 ? padding : c.address;
+                    if (freeStart != -1 && freeStart < freeEnd) {
+                        writeFree(run, freeEnd - freeStart, GroundTruth.Kind.FREE);
+                    }
+                    if (padding != -1) {
+                        writeFree(run, c.address - padding, GroundTruth.Kind.PADDING);
+                    }
+                    GroundTruth.TypeInfo t = truth.type(c.type);
+                    truth.append(run, c.type, c.components, false);
+                    if (run.end - c.address != step(t.baseSize() + c.components * t.componentSize())) {
+                        throw new IllegalStateException("sweep out of step at 0x" + Long.toHexString(c.address));
+                    }
+                    freeStart = -1;
+                    padding = -1;
+                } else if (kind == GroundTruth.Kind.PADDING && padding == -1) {
+                    padding = c.address;
+                } else {
+                    if (freeStart == -1) {
+                        freeStart = padding != -1 ? padding : c.address;
+                    }
+                    padding = -1;
+                }
+                cursor = c.address + step(c.size);
+            }
+        }
+        long spanStart = freeStart != -1 ? freeStart : padding;
+        if (spanStart != -1) {
+            writeFree(run, cursor - spanStart, GroundTruth.Kind.FREE);
+        }
+        if (run.end != cursor) {
+            throw new IllegalStateException(String.format("region 0x%x: swept to 0x%x, objects end at 0x%x", region.mem, run.end, cursor));
+        }
+        truth.removeRuns(old);
+        region.runs.clear();
+        region.runs.add(run);
+        region.current = run;
+        region.cursor = cursor;
     }
 
     /** Writes descriptors, generation tables and the per-heap objects; returns the server heap array (0 under workstation GC). */

@@ -3,14 +3,15 @@ package io.clrheap.emulator;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.Memory;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
  * Checks what a heap must be to be walkable (clr-layouts.md section 17), on the ground truth and the memory of an
- * emulated process: every region's {@code [mem, end)} is tiled by its objects and the allocation contexts in it;
- * each object's MethodTable word in memory is the recorded one; every LOH object follows a 32-byte padding free
- * object and POH objects do not; every context lies inside a gen0 region.
+ * emulated process: every region's {@code [mem, end)} is tiled by its objects and the allocation contexts in it (gaps
+ * are free objects); each object's MethodTable word in memory is the recorded one; every LOH object follows a
+ * 32-byte padding free object and POH objects do not; every context lies inside a gen0 region; every handle's target
+ * is an object.
  */
 public final class InvariantChecker {
 
@@ -25,75 +26,133 @@ public final class InvariantChecker {
         Memory memory = runtime.memory();
         RuntimeLayout layout = runtime.layout();
         List<String> violations = new ArrayList<>();
-        int[] order = truth.byAddress();
-        long[] addresses = Arrays.stream(order).mapToLong(truth::address).toArray();
-        long alignment = layout.constant("object.alignment");
-        long minimum = layout.constant("object.min_size");
         long reserve = layout.constant("alloc_context.tail_reserve");
         long padSize = layout.constant("loh.pad_size");
-        for (GroundTruth.RegionInfo region : truth.regions()) {
-            long cursor = region.mem();
-            int i = lowerBound(addresses, region.mem());
-            boolean afterPadding = false;
-            while (Long.compareUnsigned(cursor, region.end()) < 0 && violations.size() < MAX_VIOLATIONS) {
-                GroundTruth.ContextInfo context = contextAt(truth, cursor);
-                if (context != null) {
-                    cursor = context.limit() + reserve;
-                    continue;
-                }
-                if (i >= addresses.length || addresses[i] != cursor) {
-                    violations.add(String.format("region 0x%x [0x%x, 0x%x): nothing placed at 0x%x", region.descriptor(), region.mem(), region.end(), cursor));
-                    break;
-                }
-                int o = order[i];
-                long mtWord = memory.readLong(cursor) & ~layout.constant("object.mt_unmask");
-                if (mtWord != truth.methodTable(o)) {
-                    violations.add(String.format("object 0x%x: memory says MethodTable 0x%x, the ground truth 0x%x", cursor, mtWord, truth.methodTable(o)));
-                }
-                if (region.generation() == 3 && truth.kind(o) == GroundTruth.Kind.OBJECT && !afterPadding) {
-                    violations.add(String.format("LOH object 0x%x does not follow a padding free object", cursor));
-                }
-                if (region.generation() == 4 && truth.kind(o) == GroundTruth.Kind.PADDING) {
-                    violations.add(String.format("POH object 0x%x is padding: the POH has none", cursor));
-                }
-                afterPadding = truth.kind(o) == GroundTruth.Kind.PADDING && truth.size(o) == padSize;
-                cursor += Math.max((truth.size(o) + alignment - 1) & -alignment, minimum);
-                i++;
+        long unmask = layout.constant("object.mt_unmask");
+        List<GroundTruth.RegionInfo> regions = new ArrayList<>(truth.regions());
+        regions.sort(Comparator.comparing(GroundTruth.RegionInfo::mem, Long::compareUnsigned));
+        List<GroundTruth.ContextInfo> contexts = new ArrayList<>(truth.contexts());
+        contexts.sort(Comparator.comparing(GroundTruth.ContextInfo::pointer, Long::compareUnsigned));
+        java.util.Set<Long> handleTargets = new java.util.HashSet<>();
+        truth.handles().forEach(h -> {
+            handleTargets.add(h.target());
+            if (h.secondary() != 0) {
+                handleTargets.add(h.secondary());
             }
-            if (cursor != region.end() && violations.size() < MAX_VIOLATIONS) {
-                violations.add(String.format("region 0x%x: objects end at 0x%x, the region at 0x%x", region.descriptor(), cursor, region.end()));
+        });
+
+        // one pass over the objects in address order, region by region
+        var state = new Object() {
+            int region = -1;
+            long cursor;
+            boolean afterPadding;
+            int context;
+        };
+        truth.forEachObject((address, mt, size, generation, heap, kind) -> {
+            if (violations.size() >= MAX_VIOLATIONS) {
+                return;
             }
+            GroundTruth.RegionInfo r = state.region < 0 ? null : regions.get(state.region);
+            if (r == null || Long.compareUnsigned(address, r.end()) >= 0) {
+                if (r != null) {
+                    finishRegion(r, state.cursor, contexts, reserve, violations);
+                }
+                int next = state.region + 1;
+                while (next < regions.size() && Long.compareUnsigned(regions.get(next).end(), address) <= 0) {
+                    GroundTruth.RegionInfo skipped = regions.get(next);
+                    finishRegion(skipped, skipped.mem(), contexts, reserve, violations);
+                    next++;
+                }
+                if (next == regions.size() || Long.compareUnsigned(address, regions.get(next).mem()) < 0) {
+                    violations.add(String.format("object 0x%x is in no region", address));
+                    state.region = next - 1;
+                    return;
+                }
+                state.region = next;
+                r = regions.get(next);
+                state.cursor = r.mem();
+                state.afterPadding = false;
+            }
+            state.cursor = skipContexts(state.cursor, address, contexts, reserve);
+            if (address != state.cursor) {
+                violations.add(String.format("region 0x%x [0x%x, 0x%x): an object at 0x%x where the one before ends at 0x%x",
+                        r.descriptor(), r.mem(), r.end(), address, state.cursor));
+            }
+            long mtWord = memory.readLong(address) & ~unmask;
+            if (mtWord != mt) {
+                violations.add(String.format("object 0x%x: memory says MethodTable 0x%x, the ground truth 0x%x", address, mtWord, mt));
+            }
+            if (r.generation() == 3 && kind == GroundTruth.Kind.OBJECT && !state.afterPadding) {
+                violations.add(String.format("LOH object 0x%x does not follow a padding free object", address));
+            }
+            if (r.generation() == 4 && kind == GroundTruth.Kind.PADDING) {
+                violations.add(String.format("POH object 0x%x is padding: the POH has none", address));
+            }
+            if (kind == GroundTruth.Kind.FREE || kind == GroundTruth.Kind.PADDING) {
+                long length = memory.readLong(address + layout.offset("Array", "m_NumComponents"));
+                if (length != size - layout.constant("free_object.base_size")) {
+                    violations.add(String.format("free object 0x%x: its length says %d bytes, the ground truth %d", address, length + 24, size));
+                }
+            }
+            handleTargets.remove(address);
+            state.afterPadding = kind == GroundTruth.Kind.PADDING && size == padSize;
+            state.cursor = address + Math.max((size + 7) & -8L, layout.constant("object.min_size"));
+        });
+        if (state.region >= 0) {
+            finishRegion(regions.get(state.region), state.cursor, contexts, reserve, violations);
         }
-        for (GroundTruth.ContextInfo c : truth.contexts()) {
-            boolean inside = truth.regions().stream().anyMatch(r -> r.generation() == 0
+        for (int i = state.region + 1; i < regions.size(); i++) {
+            finishRegion(regions.get(i), regions.get(i).mem(), contexts, reserve, violations);
+        }
+        for (GroundTruth.ContextInfo c : contexts) {
+            boolean inside = regions.stream().anyMatch(r -> r.generation() == 0
                     && Long.compareUnsigned(c.pointer(), r.mem()) >= 0 && Long.compareUnsigned(c.limit() + reserve, r.end()) <= 0);
             if (!inside) {
                 violations.add(String.format("the allocation context of %s [0x%x, 0x%x) is in no gen0 region", c.owner(), c.pointer(), c.limit()));
             }
         }
-        return violations;
+        for (long target : handleTargets) {
+            violations.add(String.format("a handle points at 0x%x, where no object starts", target));
+        }
+        return violations.size() > MAX_VIOLATIONS ? violations.subList(0, MAX_VIOLATIONS) : violations;
     }
 
-    private static GroundTruth.ContextInfo contextAt(GroundTruth truth, long address) {
-        for (GroundTruth.ContextInfo c : truth.contexts()) {
-            if (c.pointer() == address) {
-                return c;
+    /** Past every allocation context that starts at {@code cursor} (chained ones too), up to {@code address}. */
+    private static long skipContexts(long cursor, long address, List<GroundTruth.ContextInfo> contexts, long reserve) {
+        boolean moved = true;
+        while (moved && Long.compareUnsigned(cursor, address) < 0) {
+            moved = false;
+            GroundTruth.ContextInfo c = contextAt(contexts, cursor);
+            if (c != null) {
+                cursor = c.limit() + reserve;
+                moved = true;
+            }
+        }
+        return cursor;
+    }
+
+    private static void finishRegion(GroundTruth.RegionInfo r, long cursor, List<GroundTruth.ContextInfo> contexts, long reserve, List<String> violations) {
+        long end = skipContexts(cursor, r.end(), contexts, reserve);
+        if (end != r.end() && violations.size() < MAX_VIOLATIONS) {
+            violations.add(String.format("region 0x%x: objects end at 0x%x, the region at 0x%x", r.descriptor(), end, r.end()));
+        }
+    }
+
+    private static GroundTruth.ContextInfo contextAt(List<GroundTruth.ContextInfo> sorted, long address) {
+        int lo = 0;
+        int hi = sorted.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Long.compareUnsigned(sorted.get(mid).pointer(), address);
+            if (c == 0) {
+                return sorted.get(mid);
+            }
+            if (c < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
             }
         }
         return null;
-    }
-
-    private static int lowerBound(long[] sorted, long key) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(sorted[mid], key) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

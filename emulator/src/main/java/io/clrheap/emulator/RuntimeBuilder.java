@@ -7,6 +7,7 @@ import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.layout.view.ViewFactory;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,7 +39,8 @@ public final class RuntimeBuilder {
         memory.reserve("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE);
         memory.reserve("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE);
 
-        Process process = new Process(scenario, layout, memory, new ViewFactory(layout), new GroundTruth(), new LinkedHashMap<>(),
+        Process process = new Process(scenario, layout, memory, new ViewFactory(layout),
+                new GroundTruth(layout.constant("object.alignment"), layout.constant("object.min_size")), new LinkedHashMap<>(),
                 new BumpAllocator("native heap", ProcessLayout.NATIVE_HEAP, ProcessLayout.NATIVE_HEAP_SIZE),
                 new BumpAllocator("loader heap", ProcessLayout.LOADER_HEAP, ProcessLayout.LOADER_HEAP_SIZE),
                 new BumpAllocator("gc bookkeeping", ProcessLayout.BOOKKEEPING, ProcessLayout.BOOKKEEPING_SIZE),
@@ -47,12 +49,14 @@ public final class RuntimeBuilder {
                 new ModuleImageBuilder(modulePath(layout), ProcessLayout.MODULE_BASE));
         // the module first: everything else writes into its variables
         RuntimeGlobals globals = new RuntimeGlobals(process);
-        TypeSystem types = new TypeSystem(process);
+        TypeSystem types = new TypeSystem(process, scenario.types());
         java.util.Random random = new java.util.Random(scenario.seed());
         HeapBuilder heaps = new HeapBuilder(process, types, globals, random);
+        heaps.createRegions();
         heaps.placeOlderGenerations();
-        ThreadBuilder threads = new ThreadBuilder(process, globals, heaps);
+        ThreadBuilder threads = new ThreadBuilder(process, globals, heaps, types);
         threads.allocateGen0(random);
+        runProgram(scenario, types, heaps, threads, random);
         threads.placeContextEdgeCases();
         long heapArray = heaps.writeStructures();
         threads.writeStructures();
@@ -62,6 +66,40 @@ public final class RuntimeBuilder {
         globals.writeProcessGlobals(types, heaps.heaps(), heapArray, handleTableMap);
         ModuleImage image = globals.image();
         return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(), Map.copyOf(process.names()));
+    }
+
+    /** The scenario's allocation program, step by step. */
+    private static void runProgram(Scenario scenario, TypeSystem types, HeapBuilder heaps, ThreadBuilder threads, java.util.Random random) {
+        for (Step step : scenario.program()) {
+            switch (step) {
+                case Step.Allocate a -> {
+                    TypeDef type = types.named(a.type());
+                    switch (a.where()) {
+                        case GEN0 -> threads.allocate(a, random);
+                        case FROZEN -> heaps.placeFrozen(type, a.count(), a.lengths(), random);
+                        default -> {
+                            int generation = switch (a.where()) {
+                                case GEN1 -> 1;
+                                case GEN2 -> 2;
+                                case LOH -> 3;
+                                default -> 4;
+                            };
+                            List<HeapBuilder.Heap> all = heaps.heaps();
+                            for (long i = 0; i < a.count(); i++) {
+                                HeapBuilder.Heap heap = a.heap() >= 0 ? all.get(a.heap()) : all.get((int) (i % all.size()));
+                                long count = type.hasComponents() ? a.lengths().draw(random) : 0;
+                                boolean dies = a.dies() > 0 && random.nextDouble() < a.dies();
+                                heaps.place(heap, generation, type, count, dies);
+                            }
+                        }
+                    }
+                }
+                case Step.Collect c -> {
+                    threads.retireAll();
+                    heaps.collect(c.generation());
+                }
+            }
+        }
     }
 
     private static String modulePath(RuntimeLayout layout) {

@@ -2,68 +2,233 @@ package io.clrheap.emulator;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * What to build: the runtime, the GC flavour and heap count, the threads, how many objects of each kind, how much
- * of it is garbage, and the seed every random choice comes from.
+ * What to build: the runtime, the GC flavour and heap count, the threads, the types, how many objects of a mixed
+ * population to place in each generation, how much of it is garbage, an allocation program of typed allocations and
+ * collections, the handles, the edge cases, and the seed every random choice comes from. Build one with
+ * {@link #builder(String)}; docs/scenarios.md gives the JSON form.
  *
- * @param name          short name, e.g. {@code default}
- * @param description   one line
- * @param runtime       .NET 8, 9 or 10
- * @param gc            server or workstation
- * @param heaps         server heaps (1 under workstation GC)
- * @param threads       runtime threads; each allocates its share of gen0 objects through its own allocation context
- * @param gen2Objects   objects in gen2 regions (survivors of earlier GCs)
- * @param gen1Objects   objects in gen1 regions
- * @param gen0Objects   objects allocated by the threads since the last GC
- * @param lohObjects    large objects (each after its 32-byte padding free object)
- * @param pohObjects    pinned-heap objects
- * @param frozenStrings string literals in the frozen segment
- * @param garbage       the fraction of gen1/gen2 objects that died and became free objects
+ * @param name           short name, e.g. {@code default}
+ * @param description    one line
+ * @param runtime        .NET 8, 9 or 10
+ * @param gc             server or workstation
+ * @param heaps          server heaps (1 under workstation GC)
+ * @param threads        runtime threads; each allocates its share of gen0 objects through its own allocation context
+ * @param gen2Objects    objects of the mixed population in gen2 regions (survivors of earlier GCs)
+ * @param gen1Objects    objects of the mixed population in gen1 regions
+ * @param gen0Objects    objects of the mixed population the threads allocated since the last GC
+ * @param lohObjects     large arrays (each after its 32-byte padding free object)
+ * @param pohObjects     pinned-heap arrays
+ * @param frozenStrings  string literals in the frozen segment
+ * @param garbage        the fraction of the gen1/gen2 population that died and became free objects
  * @param handlesPerKind GC handles of each kind (strong, weak short, weak long, pinned, dependent) per heap's table
- * @param features      edge cases added to the heap
- * @param seed          the seed of every random choice
+ * @param features       edge cases added to the heap
+ * @param types          types the program allocates besides the built-in ones ({@link TypeDef#BUILT_IN})
+ * @param program        allocations and collections, run in order after the populations are placed
+ * @param seed           the seed of every random choice
  */
 public record Scenario(String name, String description, RuntimeVersion runtime, GcFlavor gc, int heaps, int threads,
-                       int gen2Objects, int gen1Objects, int gen0Objects, int lohObjects, int pohObjects, int frozenStrings,
-                       double garbage, int handlesPerKind, java.util.Set<Feature> features, long seed) {
+                       long gen2Objects, long gen1Objects, long gen0Objects, long lohObjects, long pohObjects, long frozenStrings,
+                       double garbage, int handlesPerKind, Set<Feature> features, List<TypeDef> types, List<Step> program, long seed) {
 
     public Scenario {
-        features = features.isEmpty() ? java.util.Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(features));
+        features = features.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(features));
+        types = List.copyOf(types);
+        program = List.copyOf(program);
+        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
+            throw new IllegalArgumentException("a scenario name is letters, digits, '.', '_' and '-', not '" + name + "'");
+        }
         if (heaps < 1 || heaps > 64 || (gc == GcFlavor.WORKSTATION && heaps != 1)) {
             throw new IllegalArgumentException("heaps must be 1..64 under server GC and 1 under workstation GC, not " + heaps);
         }
         if (threads < 1 || threads > 1024) {
             throw new IllegalArgumentException("threads must be 1..1024, not " + threads);
         }
-        if (gen2Objects < 0 || gen1Objects < 0 || gen0Objects < 0 || lohObjects < 0 || pohObjects < 0 || frozenStrings < 0) {
-            throw new IllegalArgumentException("object counts cannot be negative");
+        for (long n : new long[] {gen2Objects, gen1Objects, gen0Objects, lohObjects, pohObjects, frozenStrings}) {
+            if (n < 0 || n > 1_000_000_000L) {
+                throw new IllegalArgumentException("object counts must be 0..1,000,000,000, not " + n);
+            }
         }
         if (handlesPerKind < 0 || handlesPerKind > 64) {
             throw new IllegalArgumentException("handlesPerKind must be 0..64 (one block per kind), not " + handlesPerKind);
         }
-        if (garbage < 0 || garbage >= 1) {
+        if (!(garbage >= 0 && garbage < 1)) {
             throw new IllegalArgumentException("garbage is a fraction in [0, 1), not " + garbage);
+        }
+        for (Step step : program) {
+            if (step instanceof Step.Allocate a && a.heap() >= heaps) {
+                throw new IllegalArgumentException("allocate " + a.type() + " on heap " + a.heap() + ": the scenario has " + heaps + " heap(s)");
+            }
         }
     }
 
-    /** This scenario for another runtime and GC flavour (heaps: 1 under workstation GC). */
+    /** This scenario for another runtime and GC flavour (heaps: 1 under workstation GC; program steps for other heaps go to heap 0). */
     public Scenario on(RuntimeVersion version, GcFlavor flavour) {
-        int h = flavour == GcFlavor.WORKSTATION ? 1 : Math.max(heaps, 1);
-        return new Scenario(name, description, version, flavour, h, threads, gen2Objects, gen1Objects, gen0Objects, lohObjects,
-                pohObjects, frozenStrings, garbage, handlesPerKind, features, seed);
+        int h = flavour == GcFlavor.WORKSTATION ? 1 : heaps;
+        List<Step> steps = program.stream().map(s -> s instanceof Step.Allocate a && a.heap() >= h
+                ? (Step) new Step.Allocate(a.type(), a.count(), a.lengths(), a.where(), 0, a.dies()) : s).toList();
+        return toBuilder().runtime(version).gc(flavour).heaps(h).program(steps).build();
     }
 
     public boolean has(Feature feature) {
         return features.contains(feature);
     }
 
+    public Builder toBuilder() {
+        Builder b = new Builder(name).description(description).runtime(runtime).gc(gc).heaps(heaps).threads(threads)
+                .objects(gen2Objects, gen1Objects, gen0Objects, lohObjects, pohObjects).frozenStrings(frozenStrings)
+                .garbage(garbage).handlesPerKind(handlesPerKind).features(features).seed(seed);
+        b.types.addAll(types);
+        b.program.addAll(program);
+        return b;
+    }
+
+    /** A scenario with nothing in it yet: .NET 8, server GC, 1 heap, 1 thread, no objects, no handles, seed 1. */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
     /**
      * The built-in default: 2 server heaps (1 under workstation GC), 3 threads with live allocation contexts, objects
-     * in gen0/1/2, LOH and POH, frozen strings, some garbage.
+     * in gen0/1/2, LOH and POH, frozen strings, all handle kinds, some garbage.
      */
     public static Scenario defaultScenario(RuntimeVersion runtime, GcFlavor gc) {
-        return new Scenario("default", "2 heaps under server GC, 3 threads with live allocation contexts, gen0/1/2, LOH, POH, frozen strings, all handle kinds, some garbage",
-                runtime, gc, gc == GcFlavor.SERVER ? 2 : 1, 3, 3000, 1500, 2500, 6, 12, 40, 0.2, 4, java.util.Set.of(), 42);
+        return builder("default")
+                .description("2 heaps under server GC, 3 threads with live allocation contexts, gen0/1/2, LOH, POH, frozen strings, all handle kinds, some garbage")
+                .runtime(runtime).gc(gc).heaps(gc == GcFlavor.SERVER ? 2 : 1).threads(3)
+                .objects(3000, 1500, 2500, 6, 12).frozenStrings(40).garbage(0.2).handlesPerKind(4).seed(42).build();
+    }
+
+    /** The Java form of a scenario (the JSON form has the same keys). */
+    public static final class Builder {
+        private String name;
+        private String description = "";
+        private RuntimeVersion runtime = RuntimeVersion.NET8;
+        private GcFlavor gc = GcFlavor.SERVER;
+        private int heaps = 1;
+        private int threads = 1;
+        private long gen2;
+        private long gen1;
+        private long gen0;
+        private long loh;
+        private long poh;
+        private long frozenStrings;
+        private double garbage;
+        private int handlesPerKind;
+        private Set<Feature> features = Set.of();
+        private final List<TypeDef> types = new ArrayList<>();
+        private final List<Step> program = new ArrayList<>();
+        private long seed = 1;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder name(String v) {
+            name = v;
+            return this;
+        }
+
+        public Builder description(String v) {
+            description = v;
+            return this;
+        }
+
+        public Builder runtime(RuntimeVersion v) {
+            runtime = v;
+            return this;
+        }
+
+        public Builder gc(GcFlavor v) {
+            gc = v;
+            return this;
+        }
+
+        public Builder heaps(int v) {
+            heaps = v;
+            return this;
+        }
+
+        public Builder threads(int v) {
+            threads = v;
+            return this;
+        }
+
+        /** The mixed population: objects in gen2, gen1 and gen0, large arrays on the LOH, arrays on the POH. */
+        public Builder objects(long gen2Objects, long gen1Objects, long gen0Objects, long lohObjects, long pohObjects) {
+            gen2 = gen2Objects;
+            gen1 = gen1Objects;
+            gen0 = gen0Objects;
+            loh = lohObjects;
+            poh = pohObjects;
+            return this;
+        }
+
+        public Builder gen1Objects(long v) {
+            gen1 = v;
+            return this;
+        }
+
+        public Builder frozenStrings(long v) {
+            frozenStrings = v;
+            return this;
+        }
+
+        public Builder garbage(double v) {
+            garbage = v;
+            return this;
+        }
+
+        public Builder handlesPerKind(int v) {
+            handlesPerKind = v;
+            return this;
+        }
+
+        public Builder features(Set<Feature> v) {
+            features = v;
+            return this;
+        }
+
+        public Builder type(TypeDef t) {
+            types.add(t);
+            return this;
+        }
+
+        public Builder program(List<Step> steps) {
+            program.clear();
+            program.addAll(steps);
+            return this;
+        }
+
+        /** Allocates {@code count} objects of {@code type} in {@code where} on every heap in turn; none of them dies. */
+        public Builder allocate(String type, long count, Step.Lengths lengths, Step.Where where) {
+            return allocate(new Step.Allocate(type, count, lengths, where, -1, 0));
+        }
+
+        public Builder allocate(Step.Allocate step) {
+            program.add(step);
+            return this;
+        }
+
+        public Builder collect(int generation) {
+            program.add(new Step.Collect(generation));
+            return this;
+        }
+
+        public Builder seed(long v) {
+            seed = v;
+            return this;
+        }
+
+        public Scenario build() {
+            return new Scenario(name, description, runtime, gc, heaps, threads, gen2, gen1, gen0, loh, poh, frozenStrings, garbage,
+                    handlesPerKind, features, types, program, seed);
+        }
     }
 }

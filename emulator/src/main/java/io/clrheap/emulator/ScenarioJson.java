@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
@@ -14,14 +15,19 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Scenarios as JSON (docs/scenarios.md): the same fields as {@link Scenario}, with the object counts grouped.
- * Reading is strict: an unknown key, a missing one or a value out of range is refused with its name.
+ * Scenarios as JSON (docs/scenarios.md): the same fields as {@link Scenario}, with the population counts grouped
+ * under {@code objects}, then {@code types} and the {@code program}. Reading is strict: an unknown key, a missing
+ * one or a value out of range is refused with the file and the key's path named.
  */
 public final class ScenarioJson {
 
     private static final Set<String> KEYS = Set.of("name", "description", "runtime", "gc", "heaps", "threads", "objects",
-            "garbage", "handlesPerKind", "features", "seed");
+            "garbage", "handlesPerKind", "features", "types", "program", "seed");
     private static final Set<String> OBJECT_KEYS = Set.of("gen2", "gen1", "gen0", "loh", "poh", "frozenStrings");
+    private static final Set<String> TYPE_KEYS = Set.of("name", "shape", "baseSize", "componentSize", "pointerFields", "rank");
+    private static final Set<String> ALLOCATE_KEYS = Set.of("allocate", "count", "lengths", "where", "heap", "dies");
+    private static final Set<String> COLLECT_KEYS = Set.of("collect");
+    private static final Set<String> LENGTH_KEYS = Set.of("distribution", "min", "max");
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -45,9 +51,37 @@ public final class ScenarioJson {
         objects.put("frozenStrings", s.frozenStrings());
         root.put("garbage", s.garbage());
         root.put("handlesPerKind", s.handlesPerKind());
-        var features = root.putArray("features");
+        ArrayNode features = root.putArray("features");
         EnumSet.copyOf(s.features().isEmpty() ? EnumSet.noneOf(Feature.class) : s.features())
                 .forEach(f -> features.add(f.name().toLowerCase(Locale.ROOT).replace('_', '-')));
+        ArrayNode types = root.putArray("types");
+        for (TypeDef t : s.types()) {
+            ObjectNode n = types.addObject();
+            n.put("name", t.name());
+            n.put("shape", t.shape().id());
+            n.put("baseSize", t.baseSize());
+            n.put("componentSize", t.componentSize());
+            n.put("pointerFields", t.pointerFields());
+            n.put("rank", t.rank());
+        }
+        ArrayNode program = root.putArray("program");
+        for (Step step : s.program()) {
+            ObjectNode n = program.addObject();
+            switch (step) {
+                case Step.Allocate a -> {
+                    n.put("allocate", a.type());
+                    n.put("count", a.count());
+                    ObjectNode lengths = n.putObject("lengths");
+                    lengths.put("distribution", a.lengths().distribution().id());
+                    lengths.put("min", a.lengths().min());
+                    lengths.put("max", a.lengths().max());
+                    n.put("where", a.where().id());
+                    n.put("heap", a.heap());
+                    n.put("dies", a.dies());
+                }
+                case Step.Collect c -> n.put("collect", c.generation());
+            }
+        }
         root.put("seed", s.seed());
         try {
             return JSON.writeValueAsString(root);
@@ -70,33 +104,99 @@ public final class ScenarioJson {
             throw new IllegalArgumentException(source + ": a scenario is a JSON object");
         }
         unknownKeys(root, KEYS, source, "");
-        JsonNode objects = required(root, "objects", source);
-        unknownKeys(objects, OBJECT_KEYS, source, "objects.");
-        Set<Feature> features = EnumSet.noneOf(Feature.class);
-        JsonNode list = root.path("features");
-        if (!list.isMissingNode()) {
-            for (JsonNode f : list) {
+        try {
+            Scenario.Builder b = Scenario.builder(text(root, "name", source, ""))
+                    .description(root.path("description").asText(""))
+                    .runtime(RuntimeVersion.parse(text(root, "runtime", source, "")))
+                    .gc(GcFlavor.parse(text(root, "gc", source, "")))
+                    .heaps(integer(root, "heaps", source, ""))
+                    .threads(integer(root, "threads", source, ""))
+                    .garbage(number(root, "garbage", source, ""))
+                    .handlesPerKind(integer(root, "handlesPerKind", source, ""))
+                    .seed(longInteger(root, "seed", source, ""));
+            JsonNode objects = required(root, "objects", source, "");
+            unknownKeys(objects, OBJECT_KEYS, source, "objects.");
+            b.objects(longInteger(objects, "gen2", source, "objects."), longInteger(objects, "gen1", source, "objects."),
+                    longInteger(objects, "gen0", source, "objects."), longInteger(objects, "loh", source, "objects."),
+                    longInteger(objects, "poh", source, "objects."));
+            b.frozenStrings(longInteger(objects, "frozenStrings", source, "objects."));
+            Set<Feature> features = EnumSet.noneOf(Feature.class);
+            for (JsonNode f : array(root, "features", source)) {
                 try {
                     features.add(Feature.valueOf(f.asText().toUpperCase(Locale.ROOT).replace('-', '_')));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(source + ": unknown feature '" + f.asText() + "'");
                 }
             }
-        }
-        try {
-            return new Scenario(text(root, "name", source), root.path("description").asText(""),
-                    RuntimeVersion.parse(text(root, "runtime", source)), GcFlavor.parse(text(root, "gc", source)),
-                    integer(root, "heaps", source), integer(root, "threads", source),
-                    integer(objects, "gen2", source), integer(objects, "gen1", source), integer(objects, "gen0", source),
-                    integer(objects, "loh", source), integer(objects, "poh", source), integer(objects, "frozenStrings", source),
-                    required(root, "garbage", source).asDouble(), integer(root, "handlesPerKind", source), features,
-                    required(root, "seed", source).asLong());
+            b.features(features);
+            int i = 0;
+            for (JsonNode t : array(root, "types", source)) {
+                String at = "types[" + i++ + "].";
+                unknownKeys(t, TYPE_KEYS, source, at);
+                try {
+                    b.type(new TypeDef(text(t, "name", source, at), TypeDef.Shape.parse(text(t, "shape", source, at)),
+                            integer(t, "baseSize", source, at), t.has("componentSize") ? integer(t, "componentSize", source, at) : 0,
+                            t.has("pointerFields") ? integer(t, "pointerFields", source, at) : 0, t.has("rank") ? integer(t, "rank", source, at) : 1));
+                } catch (IllegalArgumentException e) {
+                    throw named(e, source, at);
+                }
+            }
+            i = 0;
+            for (JsonNode step : array(root, "program", source)) {
+                String at = "program[" + i++ + "].";
+                try {
+                    if (step.has("collect")) {
+                        unknownKeys(step, COLLECT_KEYS, source, at);
+                        b.collect(integer(step, "collect", source, at));
+                    } else if (step.has("allocate")) {
+                        unknownKeys(step, ALLOCATE_KEYS, source, at);
+                        Step.Lengths lengths = Step.Lengths.fixed(0);
+                        if (step.has("lengths")) {
+                            JsonNode l = step.get("lengths");
+                            unknownKeys(l, LENGTH_KEYS, source, at + "lengths.");
+                            lengths = new Step.Lengths(Step.Distribution.parse(text(l, "distribution", source, at + "lengths.")),
+                                    longInteger(l, "min", source, at + "lengths."), longInteger(l, "max", source, at + "lengths."));
+                        }
+                        b.allocate(new Step.Allocate(text(step, "allocate", source, at), longInteger(step, "count", source, at), lengths,
+                                Step.Where.parse(text(step, "where", source, at)), step.has("heap") ? integer(step, "heap", source, at) : -1,
+                                step.has("dies") ? number(step, "dies", source, at) : 0));
+                    } else {
+                        throw new IllegalArgumentException(source + ": " + at.substring(0, at.length() - 1)
+                                + " is neither {\"allocate\": ...} nor {\"collect\": N}");
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw named(e, source, at);
+                }
+            }
+            return b.build();
         } catch (IllegalArgumentException e) {
-            throw e.getMessage() != null && e.getMessage().startsWith(source) ? e : new IllegalArgumentException(source + ": " + e.getMessage(), e);
+            throw named(e, source, "");
         }
     }
 
+    private static IllegalArgumentException named(IllegalArgumentException e, String source, String at) {
+        if (e.getMessage() != null && e.getMessage().startsWith(source + ":")) {
+            return e;
+        }
+        return new IllegalArgumentException(source + ": " + (at.isEmpty() ? "" : at.substring(0, at.length() - 1) + ": ") + e.getMessage(), e);
+    }
+
+    private static Iterable<JsonNode> array(JsonNode root, String key, String source) {
+        JsonNode list = root.path(key);
+        if (list.isMissingNode() || list.isNull()) {
+            return java.util.List.of();
+        }
+        if (!list.isArray()) {
+            throw new IllegalArgumentException(source + ": '" + key + "' must be an array, found " + list);
+        }
+        return list;
+    }
+
     private static void unknownKeys(JsonNode node, Set<String> known, String source, String prefix) {
+        if (!node.isObject()) {
+            throw new IllegalArgumentException(source + ": '" + (prefix.isEmpty() ? "(root)" : prefix.substring(0, prefix.length() - 1))
+                    + "' must be an object, found " + node);
+        }
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!known.contains(key)) {
@@ -105,23 +205,43 @@ public final class ScenarioJson {
         }
     }
 
-    private static JsonNode required(JsonNode node, String key, String source) {
+    private static JsonNode required(JsonNode node, String key, String source, String prefix) {
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {
-            throw new IllegalArgumentException(source + ": '" + key + "' is missing");
+            throw new IllegalArgumentException(source + ": '" + prefix + key + "' is missing");
         }
         return v;
     }
 
-    private static String text(JsonNode node, String key, String source) {
-        return required(node, key, source).asText();
+    private static String text(JsonNode node, String key, String source, String prefix) {
+        JsonNode v = required(node, key, source, prefix);
+        if (!v.isTextual()) {
+            throw new IllegalArgumentException(source + ": '" + prefix + key + "' must be a string, found " + v);
+        }
+        return v.asText();
     }
 
-    private static int integer(JsonNode node, String key, String source) {
-        JsonNode v = required(node, key, source);
-        if (!v.canConvertToInt()) {
-            throw new IllegalArgumentException(source + ": '" + key + "' must be an integer, found " + v);
+    private static int integer(JsonNode node, String key, String source, String prefix) {
+        JsonNode v = required(node, key, source, prefix);
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw new IllegalArgumentException(source + ": '" + prefix + key + "' must be an integer, found " + v);
         }
         return v.intValue();
+    }
+
+    private static long longInteger(JsonNode node, String key, String source, String prefix) {
+        JsonNode v = required(node, key, source, prefix);
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw new IllegalArgumentException(source + ": '" + prefix + key + "' must be an integer, found " + v);
+        }
+        return v.longValue();
+    }
+
+    private static double number(JsonNode node, String key, String source, String prefix) {
+        JsonNode v = required(node, key, source, prefix);
+        if (!v.isNumber()) {
+            throw new IllegalArgumentException(source + ": '" + prefix + key + "' must be a number, found " + v);
+        }
+        return v.doubleValue();
     }
 }

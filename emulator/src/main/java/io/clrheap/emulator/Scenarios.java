@@ -10,8 +10,8 @@ import java.util.Set;
 
 /**
  * The built-in scenarios, by name: the default and one per edge case of walker-semantics.md section 7 that the
- * emulator can build so far. Each is defined for .NET 8 server GC and built for any runtime and flavour with
- * {@link Scenario#on}.
+ * emulator builds, plus allocation programs (collections, many regions, user types). Each is defined for .NET 8
+ * server GC and built for any runtime and flavour with {@link Scenario#on}.
  */
 public final class Scenarios {
 
@@ -20,55 +20,85 @@ public final class Scenarios {
     static {
         Scenario d = Scenario.defaultScenario(RuntimeVersion.NET8, GcFlavor.SERVER);
         add(d);
-        add(variant(d, "min-object", "§1: a System.Object, the minimum object of 24 bytes", Set.of(Feature.MIN_OBJECT), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "empty-string", "§2: the empty string: reported 22 bytes, stepped 24", Set.of(Feature.EMPTY_STRING), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "odd-string", "§3: a 3-character string: reported 28 bytes, stepped 32", Set.of(Feature.ODD_STRING), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "byte-array-lengths", "§4: byte[] of 0, 1, 5, 8 elements: 24, 25, 29, 32 bytes", Set.of(Feature.BYTE_ARRAY_LENGTHS), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "struct-array", "§5: an array of three 12-byte structs: 60 bytes, stepped 64", Set.of(Feature.STRUCT_ARRAY), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "md-array", "§6: int[2,3]: BaseSize 40, 64 bytes", Set.of(Feature.MD_ARRAY), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "size-edges", "§1-6 together: Object, empty and odd strings, byte[0/1/5/8], a struct array, int[2,3]",
-                Set.of(Feature.MIN_OBJECT, Feature.EMPTY_STRING, Feature.ODD_STRING, Feature.BYTE_ARRAY_LENGTHS, Feature.STRUCT_ARRAY,
-                        Feature.MD_ARRAY), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "context-at-region-start", "§11: a live allocation context starting exactly at its gen0 region's mem",
-                Set.of(Feature.CONTEXT_AT_REGION_START), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "chained-contexts", "§12: two live allocation contexts back to back (limit1 + 24 == ptr2)",
-                Set.of(Feature.CHAINED_CONTEXTS), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "poh-mixed", "§20: small and large objects on the POH, none padded", Set.of(Feature.POH_MIXED), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "thousands", "§36: 1,300 instances of one type (thousands separators)", Set.of(Feature.THOUSANDS), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "exhausted-context", "§10: a thread's allocation context used up exactly (alloc_ptr == alloc_limit)",
-                Set.of(Feature.EXHAUSTED_CONTEXT), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "global-context", "§13: a live global allocation context in the middle of gen0",
-                Set.of(Feature.GLOBAL_CONTEXT), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "heap-gen0-context", "§14: a live allocation context in heap 0's gen0 generation-table entry",
-                Set.of(Feature.HEAP_GEN0_CONTEXT), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "mark-bits", "§24: MethodTable words with the GC mark bit set (a dump taken mid-mark)",
-                Set.of(Feature.MARK_BITS), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "large-free-gap", "§38: a 600 KiB free gap in gen2 directly followed by a live object",
-                Set.of(Feature.LARGE_FREE_GAP), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "interleaved-heaps", "§22: heap 1's regions below heap 0's (server GC)",
-                Set.of(Feature.INTERLEAVED_HEAPS), d.heaps(), d.gen1Objects(), d.garbage()));
-        add(variant(d, "empty-gen1", "§21: an empty gen1 region (mem == allocated)", Set.of(), d.heaps(), 0, d.garbage()));
-        add(variant(d, "no-garbage", "a compacted heap: no free objects between survivors", Set.of(), d.heaps(), d.gen1Objects(), 0));
-        add(variant(d, "four-heaps", "§17: server GC with 4 heaps, contexts spread over their gen0 regions", Set.of(), 4, d.gen1Objects(), d.garbage()));
-        add(variant(d, "datas-one-heap", "§23: server GC with n_heaps = 1 (DATAS)", Set.of(), 1, d.gen1Objects(), d.garbage()));
-        add(new Scenario("frozen-many", "§18: 2,000 frozen string literals in the read-only segment", d.runtime(), d.gc(), d.heaps(),
-                d.threads(), d.gen2Objects(), d.gen1Objects(), d.gen0Objects(), d.lohObjects(), d.pohObjects(), 2000, d.garbage(),
-                d.handlesPerKind(), Set.of(), d.seed()));
-        add(variant(d, "every-edge", "all of the above edge cases in one heap",
-                Set.of(Feature.values()), d.heaps(), d.gen1Objects(), d.garbage()));
+        add(edge(d, "min-object", "§1: a System.Object, the minimum object of 24 bytes", Feature.MIN_OBJECT));
+        add(edge(d, "empty-string", "§2: the empty string: reported 22 bytes, stepped 24", Feature.EMPTY_STRING));
+        add(edge(d, "odd-string", "§3: a 3-character string: reported 28 bytes, stepped 32", Feature.ODD_STRING));
+        add(edge(d, "byte-array-lengths", "§4: byte[] of 0, 1, 5, 8 elements: 24, 25, 29, 32 bytes", Feature.BYTE_ARRAY_LENGTHS));
+        add(edge(d, "struct-array", "§5: an array of three 12-byte structs: 60 bytes, stepped 64", Feature.STRUCT_ARRAY));
+        add(edge(d, "md-array", "§6: int[2,3]: BaseSize 40, 64 bytes", Feature.MD_ARRAY));
+        add(d.toBuilder().name("size-edges").description("§1-6 together: Object, empty and odd strings, byte[0/1/5/8], a struct array, int[2,3]")
+                .features(Set.of(Feature.MIN_OBJECT, Feature.EMPTY_STRING, Feature.ODD_STRING, Feature.BYTE_ARRAY_LENGTHS,
+                        Feature.STRUCT_ARRAY, Feature.MD_ARRAY)).build());
+        add(edge(d, "context-at-region-start", "§11: a live allocation context starting exactly at its gen0 region's mem",
+                Feature.CONTEXT_AT_REGION_START));
+        add(edge(d, "chained-contexts", "§12: two live allocation contexts back to back (limit1 + 24 == ptr2)", Feature.CHAINED_CONTEXTS));
+        add(edge(d, "context-at-region-end", "§16: a live allocation context whose limit + 24 is its gen0 region's reserved end",
+                Feature.CONTEXT_AT_REGION_END));
+        add(edge(d, "poh-mixed", "§20: small and large objects on the POH, none padded", Feature.POH_MIXED));
+        add(edge(d, "thousands", "§36: 1,300 instances of one type (thousands separators)", Feature.THOUSANDS));
+        add(edge(d, "exhausted-context", "§10: a thread's allocation context used up exactly (alloc_ptr == alloc_limit)",
+                Feature.EXHAUSTED_CONTEXT));
+        add(edge(d, "global-context", "§13: a live global allocation context in the middle of gen0", Feature.GLOBAL_CONTEXT));
+        add(edge(d, "heap-gen0-context", "§14: a live allocation context in heap 0's gen0 generation-table entry", Feature.HEAP_GEN0_CONTEXT));
+        add(edge(d, "mark-bits", "§24: MethodTable words with the GC mark bit set (a dump taken mid-mark)", Feature.MARK_BITS));
+        add(edge(d, "large-free-gap", "§38: a 600 KiB free gap in gen2 directly followed by a live object", Feature.LARGE_FREE_GAP));
+        add(edge(d, "interleaved-heaps", "§22: heap 1's regions below heap 0's (server GC)", Feature.INTERLEAVED_HEAPS));
+        add(edge(d, "length-padding-garbage", "§42: garbage in the 4 bytes after an int[]'s 32-bit length",
+                Feature.LENGTH_PADDING_GARBAGE));
+        add(d.toBuilder().name("empty-gen1").description("§21: an empty gen1 region (mem == allocated)").gen1Objects(0).build());
+        add(d.toBuilder().name("no-garbage").description("a compacted heap: no free objects between survivors").garbage(0).build());
+        add(d.toBuilder().name("four-heaps").description("§17: server GC with 4 heaps, contexts spread over their gen0 regions").heaps(4)
+                .threads(6).build());
+        add(d.toBuilder().name("datas-one-heap").description("§23: server GC with n_heaps = 1 (DATAS)").heaps(1).build());
+        add(d.toBuilder().name("frozen-many").description("§18: 2,000 frozen string literals in the read-only segment").frozenStrings(2000).build());
+        add(d.toBuilder().name("collected")
+                .description("§7: garbage collected by gen0, gen1 and gen2 collections: fragmented, promoted regions, free gaps between survivors")
+                .garbage(0)
+                .allocate(new Step.Allocate("Node", 4000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.6))
+                .allocate(new Step.Allocate("System.Byte[]", 3000, Step.Lengths.logUniform(0, 4000), Step.Where.GEN0, -1, 0.5))
+                .collect(0)
+                .allocate(new Step.Allocate("System.String", 4000, Step.Lengths.uniform(0, 80), Step.Where.GEN0, -1, 0.7))
+                .allocate(new Step.Allocate("System.Int64[]", 4, Step.Lengths.uniform(11_000, 20_000), Step.Where.LOH, -1, 0.5))
+                .collect(1)
+                .allocate(new Step.Allocate("Pair", 3000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.3))
+                .collect(2)
+                .allocate(new Step.Allocate("System.Object", 2000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .build());
+        add(d.toBuilder().name("many-regions")
+                .description("§17: gen0 and gen2 spanning several regions each; live contexts left in gen0 regions that are no longer the ephemeral one")
+                .threads(8)
+                .allocate(new Step.Allocate("System.Int32[]", 60_000, Step.Lengths.uniform(0, 64), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Byte[]", 40_000, Step.Lengths.uniform(100, 900), Step.Where.GEN0, -1, 0))
+                .build());
+        add(d.toBuilder().name("user-types")
+                .description("types a scenario defines: a class with references, a boxed struct, a reference array, a rank-3 array; references to frozen strings")
+                .type(TypeDef.ofClass("Shop.Order", 64, 3))
+                .type(TypeDef.boxed("Shop.Money", 32))
+                .type(TypeDef.referenceArray("Shop.Order[]"))
+                .type(TypeDef.mdArray("System.Double[,,]", 8, 3))
+                .allocate(new Step.Allocate("Shop.Order", 1500, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Shop.Money", 800, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("Shop.Order[]", 300, Step.Lengths.uniform(0, 40), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("System.Double[,,]", 20, Step.Lengths.uniform(1, 60), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Int32", 500, Step.Lengths.fixed(0), Step.Where.POH, -1, 0))
+                .build());
+        add(d.toBuilder().name("huge-loh").description("an LOH object larger than a 32 MiB large region: it gets a region of its own, several large regions long")
+                .allocate(new Step.Allocate("System.Byte[]", 1, Step.Lengths.fixed(40L << 20), Step.Where.LOH, 0, 0))
+                .build());
+        add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").features(Set.of(Feature.values())).build());
     }
 
     private Scenarios() {
     }
 
     private static void add(Scenario s) {
-        BUILT_IN.put(s.name(), s);
+        if (BUILT_IN.putIfAbsent(s.name(), s) != null) {
+            throw new IllegalStateException("two built-in scenarios named " + s.name());
+        }
     }
 
-    private static Scenario variant(Scenario base, String name, String description, Set<Feature> features, int heaps, int gen1, double garbage) {
-        return new Scenario(name, description, base.runtime(), base.gc(), heaps, base.threads(), base.gen2Objects(), gen1,
-                base.gen0Objects(), base.lohObjects(), base.pohObjects(), base.frozenStrings(), garbage, base.handlesPerKind(),
-                features, base.seed());
+    private static Scenario edge(Scenario base, String name, String description, Feature feature) {
+        return base.toBuilder().name(name).description(description).features(Set.of(feature)).build();
     }
 
     public static List<Scenario> all() {

@@ -23,10 +23,12 @@ final class ThreadBuilder {
         final int index;
         /** The heap it allocates on (gc_reserved_1 under server GC). */
         HeapBuilder.Heap heap;
-        long pointer;
-        long limit;
+        /** Its allocation context, null when it has none (alloc_ptr = alloc_limit = 0). */
+        HeapBuilder.Context context;
         long address;
         long locals;
+        /** Bytes of the contexts it was handed (gc_alloc_context.alloc_bytes: counted when a context is taken, gc.cpp adjust_limit_clr). */
+        long allocatedBytes;
 
         ThreadState(int index, HeapBuilder.Heap heap) {
             this.index = index;
@@ -37,66 +39,103 @@ final class ThreadBuilder {
     private final Process process;
     private final RuntimeGlobals globals;
     private final HeapBuilder heaps;
+    private final TypeSystem types;
     private final RuntimeLayout layout;
     private final List<ThreadState> threads = new ArrayList<>();
+    private final long lohThreshold;
+    /** Contexts that belong to no thread: the global one and heap 0's gen0 one, when the scenario has them. */
+    private HeapBuilder.Context globalContext;
+    private HeapBuilder.Context heapContext;
+    /** Where the next allocation goes when threads take turns. */
+    private int turn;
 
-    ThreadBuilder(Process process, RuntimeGlobals globals, HeapBuilder heaps) {
+    ThreadBuilder(Process process, RuntimeGlobals globals, HeapBuilder heaps, TypeSystem types) {
         this.process = process;
         this.globals = globals;
         this.heaps = heaps;
+        this.types = types;
         this.layout = process.layout();
+        this.lohThreshold = layout.constant("loh.threshold");
         for (int i = 0; i < process.scenario().threads(); i++) {
             threads.add(new ThreadState(i, heaps.heaps().get(i % heaps.heaps().size())));
         }
     }
 
-    /** Each thread allocates its share of the gen0 objects through its allocation context. */
+    /** Each thread allocates its share of the scenario's mixed gen0 population through its allocation context. */
     void allocateGen0(Random random) {
         // §11: thread 0 takes the first context of its gen0 region and allocates nothing in it
         boolean atRegionStart = process.scenario().has(Feature.CONTEXT_AT_REGION_START) && threads.size() > 1;
         if (atRegionStart) {
             ThreadState first = threads.get(0);
-            long[] context = heaps.newContext(first.heap, 512);
-            first.pointer = context[0];
-            first.limit = context[1];
+            first.context = heaps.newContext(first.heap, 512);
         }
         int allocating = atRegionStart ? threads.size() - 1 : threads.size();
-        for (int i = 0; i < process.scenario().gen0Objects(); i++) {
-            ThreadState t = threads.get(i % allocating + (atRegionStart ? 1 : 0));
-            TypeCatalog.TypeSpec spec = TypeCatalog.SMALL.get(random.nextInt(TypeCatalog.SMALL.size()));
-            int count = spec.componentSize() == 0 ? 0 : random.nextInt(spec.shape() == TypeCatalog.Shape.STRING ? 48 : 64);
-            long step = heaps.step(spec, count);
-            if (t.pointer == 0 || Long.compareUnsigned(t.pointer + step, t.limit) > 0) {
-                retire(t);
-                long[] context = heaps.newContext(t.heap, step);
-                t.pointer = context[0];
-                t.limit = context[1];
-            }
-            heaps.writeObject(t.pointer, spec, count, 0, t.heap.index, false);
-            t.pointer += step;
+        for (long i = 0; i < process.scenario().gen0Objects(); i++) {
+            ThreadState t = threads.get((int) (i % allocating) + (atRegionStart ? 1 : 0));
+            TypeDef spec = heaps.mixedType(random);
+            allocate(t, spec, heaps.mixedCount(spec, random), false);
         }
     }
 
-    /** Contexts that belong to no thread: the global one and heap 0's gen0 one ([ptr, limit]), when the scenario has them. */
-    private long[] globalContext;
-    private long[] heapContext;
+    /** A program step's gen0 allocations: the threads of the step's heap (or all threads) take turns. */
+    void allocate(Step.Allocate step, Random random) {
+        TypeDef type = types.named(step.type());
+        List<ThreadState> allocating = step.heap() < 0 ? threads
+                : threads.stream().filter(t -> t.heap.index == step.heap()).toList();
+        if (allocating.isEmpty()) {
+            // no thread runs on that heap: the first thread allocates there (under server GC a thread may switch heaps)
+            allocating = List.of(threads.get(0));
+            allocating.get(0).heap = heaps.heaps().get(step.heap());
+            retire(allocating.get(0));
+        }
+        for (long i = 0; i < step.count(); i++) {
+            ThreadState t = allocating.get(turn++ % allocating.size());
+            long count = type.hasComponents() ? step.lengths().draw(random) : 0;
+            boolean dies = step.dies() > 0 && random.nextDouble() < step.dies();
+            allocate(t, type, count, dies);
+        }
+    }
 
-    /** The edge cases of contexts: one used up exactly, a live global context, a live heap gen0 context. */
+    /**
+     * One allocation: bump the pointer inside the thread's context (the JIT_New fast path); when the object does not
+     * fit, give the context up and take a new one (the slow path). Objects of 85,000 bytes or more go to the LOH.
+     */
+    private void allocate(ThreadState t, TypeDef spec, long count, boolean dies) {
+        long size = spec.size(count);
+        if (size >= lohThreshold) {
+            heaps.place(t.heap, 3, spec, count, dies);
+            return;
+        }
+        long step = heaps.step(size);
+        if (t.context == null || Long.compareUnsigned(t.context.pointer + step, t.context.limit) > 0) {
+            retire(t);
+            t.context = heaps.newContext(t.heap, step);
+            t.allocatedBytes += t.context.limit - t.context.pointer;
+        }
+        heaps.writeObject(t.context.run, spec, count, dies);
+        t.context.pointer += step;
+    }
+
+    /** Every thread gives its context up, as at the start of a GC. */
+    void retireAll() {
+        threads.forEach(this::retire);
+    }
+
+    /** The edge cases of contexts: one used up exactly, a live global context, a live heap gen0 context, one ending at its region's end. */
     void placeContextEdgeCases() {
         Scenario s = process.scenario();
         if (s.has(Feature.EXHAUSTED_CONTEXT)) {
             ThreadState t = threads.get(0);
             retire(t);
-            long[] context = heaps.newContext(t.heap, ProcessLayout.ALLOCATION_QUANTUM - layout.constant("alloc_context.tail_reserve"));
-            t.pointer = context[0];
-            t.limit = context[1];
-            while (t.limit - t.pointer >= 48) {
-                heaps.writeObject(t.pointer, TypeCatalog.OBJECT, 0, 0, t.heap.index, false);
-                t.pointer += 24;
+            HeapBuilder.Context c = heaps.newContext(t.heap, ProcessLayout.ALLOCATION_QUANTUM - layout.constant("alloc_context.tail_reserve"));
+            t.context = c;
+            while (c.limit - c.pointer >= 48) {
+                heaps.writeObject(c.run, TypeDef.OBJECT, 0, false);
+                c.pointer += 24;
             }
-            long rest = t.limit - t.pointer; // 24..40 bytes: one byte[] fills them exactly
-            heaps.writeObject(t.pointer, TypeCatalog.BYTE_ARRAY, rest - 24, 0, t.heap.index, false);
-            t.pointer = t.limit;
+            long rest = c.limit - c.pointer; // 24..40 bytes: one byte[] fills them exactly
+            heaps.writeObject(c.run, TypeDef.BYTE_ARRAY, rest - 24, false);
+            c.pointer = c.limit;
         }
         if (s.has(Feature.CHAINED_CONTEXTS) && threads.size() > 2) {
             // two threads take fresh contexts on one heap, one after the other: the second starts where the first's reserve ends
@@ -104,10 +143,15 @@ final class ThreadBuilder {
             for (ThreadState t : List.of(threads.get(threads.size() - 2), threads.get(threads.size() - 1))) {
                 retire(t);
                 t.heap = heap;
-                long[] context = heaps.newContext(heap, 1024);
-                t.pointer = context[0];
-                t.limit = context[1];
+                t.context = heaps.newContext(heap, 1024);
             }
+        }
+        if (s.has(Feature.CONTEXT_AT_REGION_END) && threads.size() > 1) {
+            // §16: the last thread's context runs to the end of its gen0 region: limit + 24 == reserved
+            ThreadState t = threads.get(threads.size() - 1);
+            retire(t);
+            t.context = heaps.newContextToRegionEnd(t.heap);
+            allocate(t, TypeDef.NODE, 0, false);
         }
         if (s.has(Feature.GLOBAL_CONTEXT)) {
             globalContext = liveContext(heaps.heaps().get(0));
@@ -118,30 +162,30 @@ final class ThreadBuilder {
     }
 
     /** A new context with three objects at its start and free room after them. */
-    private long[] liveContext(HeapBuilder.Heap heap) {
-        long[] context = heaps.newContext(heap, 1024);
-        long pointer = context[0];
+    private HeapBuilder.Context liveContext(HeapBuilder.Heap heap) {
+        HeapBuilder.Context context = heaps.newContext(heap, 1024);
         for (int i = 0; i < 3; i++) {
-            heaps.writeObject(pointer, TypeCatalog.OBJECT, 0, 0, heap.index, false);
-            pointer += 24;
+            heaps.writeObject(context.run, TypeDef.OBJECT, 0, false);
+            context.pointer += 24;
         }
-        return new long[] {pointer, context[1]};
+        return context;
     }
 
-    private void writeContext(String owner, long location, long[] context) {
+    private void writeContext(String owner, long location, HeapBuilder.Context context) {
         AllocContext.Writable c = process.views().view(AllocContext.Writable.class, process.memory(), location);
-        c.allocPtr(context[0]);
-        c.allocLimit(context[1]);
-        process.truth().addContext(new GroundTruth.ContextInfo(owner, location, context[0], context[1]));
+        c.allocPtr(context.pointer);
+        c.allocLimit(context.limit);
+        process.truth().addContext(new GroundTruth.ContextInfo(owner, location, context.pointer, context.limit));
     }
 
     /** The unused rest of a context, [alloc_ptr, alloc_limit + 24), becomes a free object when the context is given up. */
     private void retire(ThreadState t) {
-        if (t.pointer == 0) {
+        HeapBuilder.Context c = t.context;
+        if (c == null) {
             return;
         }
-        long end = t.limit + layout.constant("alloc_context.tail_reserve");
-        heaps.writeFree(t.pointer, end - t.pointer, 0, t.heap.index, GroundTruth.Kind.FREE);
+        heaps.writeFree(c.run, c.limit + layout.constant("alloc_context.tail_reserve") - c.pointer, GroundTruth.Kind.FREE);
+        t.context = null;
     }
 
     /** Writes the Thread objects, their allocation contexts and the thread store. */
@@ -170,18 +214,19 @@ final class ThreadBuilder {
                 long block = t.locals + layout.offset("RuntimeThreadLocals", "AllocContext");
                 context = ee ? block + layout.offset("ee_alloc_context", "m_GCAllocContext") : block;
                 if (ee) {
-                    memory.writePointer(block + layout.offset("ee_alloc_context", "m_CombinedLimit"), t.limit);
+                    memory.writePointer(block + layout.offset("ee_alloc_context", "m_CombinedLimit"), t.context == null ? 0 : t.context.limit);
                 }
             }
             AllocContext.Writable c = process.views().view(AllocContext.Writable.class, memory, context);
-            c.allocPtr(t.pointer);
-            c.allocLimit(t.limit);
+            c.allocPtr(t.context == null ? 0 : t.context.pointer);
+            c.allocLimit(t.context == null ? 0 : t.context.limit);
+            c.allocBytes(t.allocatedBytes);
             if (process.server()) {
                 c.gcReserved1(t.heap.gcHeapObject);
                 c.gcReserved2(t.heap.gcHeapObject);
             }
-            if (t.pointer != 0) {
-                process.truth().addContext(new GroundTruth.ContextInfo("thread " + (t.index + 1), context, t.pointer, t.limit));
+            if (t.context != null) {
+                process.truth().addContext(new GroundTruth.ContextInfo("thread " + (t.index + 1), context, t.context.pointer, t.context.limit));
             }
         }
         if (globalContext != null) {
@@ -189,7 +234,7 @@ final class ThreadBuilder {
             boolean ee = layout.findType("ee_alloc_context").isPresent();
             writeContext("global", ee ? variable + layout.offset("ee_alloc_context", "m_GCAllocContext") : variable, globalContext);
             if (ee) {
-                memory.writePointer(variable + layout.offset("ee_alloc_context", "m_CombinedLimit"), globalContext[1]);
+                memory.writePointer(variable + layout.offset("ee_alloc_context", "m_CombinedLimit"), globalContext.limit);
             }
         }
         if (heapContext != null) {

@@ -3,34 +3,43 @@ package io.clrheap.emulator;
 import io.clrheap.layout.view.EeClass;
 import io.clrheap.layout.view.MethodTable;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The MethodTables of the emulated process: one per type, in the loader heap, each with its EEClass pointing back
- * to it (the test walkers use to tell a MethodTable from garbage); the free-object MethodTable, a zeroed
- * sizeof(MethodTable) block of the malloc heap with only MTFlags and BaseSize set (CEEMAIN; the real dumps).
+ * to it (the test walkers use to tell a MethodTable from garbage) and, for types holding references, the GC
+ * pointer-series descriptor just before it; the free-object MethodTable, a zeroed sizeof(MethodTable) block of the
+ * malloc heap with only MTFlags and BaseSize set (CEEMAIN; the real dumps).
  */
 final class TypeSystem {
 
     private final Process process;
-    private final Map<TypeCatalog.TypeSpec, Long> methodTables = new LinkedHashMap<>();
+    private final Map<String, TypeDef> byName = new LinkedHashMap<>();
+    private final Map<TypeDef, Long> methodTables = new LinkedHashMap<>();
     private final long freeMethodTable;
     private final long objectMethodTable;
+    private final long mtSize;
 
-    TypeSystem(Process process) {
+    TypeSystem(Process process, List<TypeDef> scenarioTypes) {
         this.process = process;
-        long mtSize = process.layout().type("MethodTable").size().orElseThrow();
+        this.mtSize = process.layout().type("MethodTable").size().orElseThrow();
         freeMethodTable = process.nativeHeap().allocate(process.layout().constant("free_object.mt_block_size"), 16);
         MethodTable.Writable free = process.views().view(MethodTable.Writable.class, process.memory(), freeMethodTable);
         free.flags((int) process.layout().constant("free_object.mt_flags"));
         free.baseSize((int) process.layout().constant("free_object.base_size"));
-        objectMethodTable = define(TypeCatalog.OBJECT, 0, mtSize);
-        for (TypeCatalog.TypeSpec spec : TypeCatalog.SMALL) {
-            methodTable(spec);
+        objectMethodTable = define(TypeDef.OBJECT, 0);
+        for (TypeDef t : TypeDef.BUILT_IN) {
+            byName.put(t.name(), t);
+            methodTable(t);
         }
-        methodTable(TypeCatalog.LONG_ARRAY);
-        methodTable(TypeCatalog.INT_MD_ARRAY);
-        methodTable(TypeCatalog.STRUCT_ARRAY);
+        for (TypeDef t : scenarioTypes) {
+            TypeDef known = byName.putIfAbsent(t.name(), t);
+            if (known != null && !known.equals(t)) {
+                throw new IllegalArgumentException("type " + t.name() + " is defined twice, differently");
+            }
+            methodTable(t);
+        }
     }
 
     long freeMethodTable() {
@@ -42,29 +51,50 @@ final class TypeSystem {
     }
 
     long stringMethodTable() {
-        return methodTable(TypeCatalog.STRING);
+        return methodTable(TypeDef.STRING);
     }
 
-    long methodTable(TypeCatalog.TypeSpec spec) {
-        Long mt = methodTables.get(spec);
+    /** The type named in a scenario. */
+    TypeDef named(String name) {
+        TypeDef t = byName.get(name);
+        if (t == null) {
+            throw new IllegalArgumentException("unknown type '" + name + "': define it in the scenario's types, or use a built-in one "
+                    + byName.keySet());
+        }
+        return t;
+    }
+
+    long methodTable(TypeDef type) {
+        Long mt = methodTables.get(type);
         if (mt == null) {
-            mt = define(spec, objectMethodTable, process.layout().type("MethodTable").size().orElseThrow());
+            mt = define(type, objectMethodTable);
         }
         return mt;
     }
 
-    private long define(TypeCatalog.TypeSpec spec, long parent, long mtSize) {
-        // MethodTable, then its EEClass (as a loader heap lays them out: one allocation after the other)
-        long mt = process.loaderHeap().allocate(mtSize, 8);
+    private long define(TypeDef type, long parent) {
+        var memory = process.memory();
+        // The GC descriptor grows down from the MethodTable (gcdesc.h): the series count at MT - 8, then the series
+        // {seriessize, startoffset} below it, seriessize adjusted by -BaseSize. One allocation, descriptor first.
+        long gcDescSize = type.containsPointers() ? 8 + 16 : 0;
+        long block = process.loaderHeap().allocate(gcDescSize + mtSize, 8);
+        long mt = block + gcDescSize;
+        if (type.containsPointers()) {
+            boolean array = type.shape() == TypeDef.Shape.REFERENCE_ARRAY;
+            long seriesBytes = array ? 0 : 8L * type.pointerFields(); // an array's series is its whole data: ObjectSize - BaseSize
+            memory.writeLong(mt - 8, 1);
+            memory.writeLong(mt - 24, seriesBytes - type.baseSize());
+            memory.writeLong(mt - 16, array ? TypeDef.SZ_ARRAY_DATA_OFFSET : 8);
+        }
         long eeClass = process.loaderHeap().allocate(0x40, 8);
-        MethodTable.Writable view = process.views().view(MethodTable.Writable.class, process.memory(), mt);
-        view.flags(spec.flags() | spec.componentSize());
-        view.baseSize(spec.baseSize());
+        MethodTable.Writable view = process.views().view(MethodTable.Writable.class, memory, mt);
+        view.flags(type.flags());
+        view.baseSize(type.baseSize());
         view.parentMethodTable(parent);
         view.eeClassOrCanonMt(eeClass);
-        process.views().view(EeClass.Writable.class, process.memory(), eeClass).methodTable(mt);
-        methodTables.put(spec, mt);
-        process.names().put(mt, spec.name());
+        process.views().view(EeClass.Writable.class, memory, eeClass).methodTable(mt);
+        methodTables.put(type, mt);
+        process.names().put(mt, type.name());
         return mt;
     }
 }

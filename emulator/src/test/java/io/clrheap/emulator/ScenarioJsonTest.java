@@ -16,11 +16,36 @@ class ScenarioJsonTest {
 
     @Test
     void aJsonScenarioBuildsTheSameHeapAsTheJavaOne() {
-        Scenario s = Scenarios.named("every-edge").orElseThrow();
-        var fromJava = new RuntimeBuilder().build(s).groundTruth();
-        var fromJson = new RuntimeBuilder().build(ScenarioJson.read(ScenarioJson.write(s), "every-edge.json")).groundTruth();
-        assertThat(fromJson.objectCount()).isEqualTo(fromJava.objectCount());
-        assertThat(fromJson.address(fromJson.objectCount() - 1)).isEqualTo(fromJava.address(fromJava.objectCount() - 1));
+        for (String name : new String[] {"every-edge", "collected", "user-types"}) {
+            Scenario s = Scenarios.named(name).orElseThrow();
+            var fromJava = new RuntimeBuilder().build(s).groundTruth();
+            var fromJson = new RuntimeBuilder().build(ScenarioJson.read(ScenarioJson.write(s), name + ".json")).groundTruth();
+            assertThat(objects(fromJson)).isEqualTo(objects(fromJava));
+        }
+    }
+
+    private static java.util.List<String> objects(GroundTruth t) {
+        java.util.List<String> list = new java.util.ArrayList<>();
+        t.forEachObject((address, mt, size, generation, heap, kind) -> list.add(address + " " + mt + " " + size + " " + generation + " " + kind));
+        return list;
+    }
+
+    @Test
+    void aProgramStepWithAnUnknownKeyIsRefusedWithItsPath() {
+        String json = ScenarioJson.write(Scenarios.named("collected").orElseThrow()).replaceFirst("\"dies\"", "\"die\"");
+        assertThatThrownBy(() -> ScenarioJson.read(json, "c.json")).hasMessageStartingWith("c.json: unknown key 'program[0].die'");
+    }
+
+    @Test
+    void aTypeThatCannotExistIsRefusedWithItsPath() {
+        String json = ScenarioJson.write(Scenarios.named("user-types").orElseThrow()).replaceFirst("\"baseSize\" : 64", "\"baseSize\" : 20");
+        assertThatThrownBy(() -> ScenarioJson.read(json, "u.json")).hasMessageContaining("u.json: types[0]: Shop.Order: BaseSize");
+    }
+
+    @Test
+    void aStepNamingNoTypeIsRefusedWhenBuilt() {
+        Scenario s = Scenario.builder("t").allocate("No.Such", 1, Step.Lengths.fixed(0), Step.Where.GEN2).build();
+        assertThatThrownBy(() -> new RuntimeBuilder().build(s)).hasMessageStartingWith("unknown type 'No.Such'");
     }
 
     @Test

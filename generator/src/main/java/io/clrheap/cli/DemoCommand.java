@@ -75,11 +75,9 @@ final class DemoCommand implements Callable<Integer> {
         stat.print(out, TypeNames.of(emulated.typeNames()), heap.freeMethodTable());
         out.println();
 
-        long expectedBytes = 0;
-        for (int i = 0; i < truth.objectCount(); i++) {
-            expectedBytes += truth.size(i);
-        }
-        boolean same = stat.objects() == truth.objectCount() && stat.bytes() == expectedBytes && problems[0] == 0;
+        long expectedBytes = truth.totalBytes();
+        boolean sameTypes = truth.statistics().entrySet().stream().allMatch(e -> stat.count(e.getKey()) == e.getValue()[0]);
+        boolean same = stat.objects() == truth.objectCount() && stat.bytes() == expectedBytes && sameTypes && problems[0] == 0;
         out.printf("4. %s: the walker found %,d objects (%,d bytes); the emulator placed %,d (%,d bytes)%s.%n",
                 same ? "Checked" : "MISMATCH", stat.objects(), stat.bytes(), truth.objectCount(), expectedBytes,
                 problems[0] == 0 ? "" : "; " + problems[0] + " problems");

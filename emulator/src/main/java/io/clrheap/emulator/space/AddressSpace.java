@@ -3,6 +3,10 @@ package io.clrheap.emulator.space;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.memory.WritableMemory;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,24 +14,32 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A sparse, writable 64-bit address space: named reservations, backed by 64 KiB chunks allocated on first write.
- * Untouched memory inside a reservation reads as zero (committed, never written); memory outside every
- * reservation is not mapped. Nothing is allocated for untouched memory, so a multi-GiB heap costs what its
- * objects cost. Built by one thread; once built, any number of threads may read it at once.
+ * A sparse, writable 64-bit address space: named reservations, backed by 64 KiB chunks of native memory allocated
+ * on first write. Untouched memory inside a reservation reads as zero (committed, never written); memory outside
+ * every reservation is not mapped. Nothing is allocated for untouched memory, and what is written lives outside
+ * the Java heap (freed with the space), so a multi-GiB heap costs the Java heap only its chunk index. Built by one
+ * thread; once built, any number of threads may read it at once.
  */
 public final class AddressSpace implements WritableMemory {
 
     static final int CHUNK_SHIFT = 16;
     static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;
     private static final long CHUNK_MASK = CHUNK_SIZE - 1;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final String name;
+    /** Native memory of the chunks: freed when this space is no longer reachable. */
+    private final Arena arena = Arena.ofAuto();
     private final TreeMap<Long, Reservation> reservations = new TreeMap<>(Long::compareUnsigned);
-    private final Map<Long, byte[]> chunks = new HashMap<>();
+    private final Map<Long, MemorySegment> chunks = new HashMap<>();
     /** The last chunk touched (most accesses are sequential); one reference, so threads reading at once see a consistent pair. */
     private Chunk last = new Chunk(-1, null);
+    /** The last reservation an access fell in: most accesses stay in one. */
+    private Reservation lastReservation;
 
-    private record Chunk(long index, byte[] bytes) {
+    private record Chunk(long index, MemorySegment bytes) {
     }
 
     public AddressSpace(String name) {
@@ -98,79 +110,92 @@ public final class AddressSpace implements WritableMemory {
     }
 
     private void check(long address, long length) {
+        Reservation cached = lastReservation;
+        if (cached != null && cached.contains(address, length)) {
+            return;
+        }
         var r = reservations.floorEntry(address);
         if (r == null || !r.getValue().contains(address, length)) {
             throw new MissingMemoryException(address, length, name, MissingMemoryException.Reason.NOT_MAPPED);
         }
+        lastReservation = r.getValue();
     }
 
     /** The chunk holding {@code address}; null when never written (reads as zero) unless {@code create}. */
-    private byte[] chunk(long address, boolean create) {
+    private MemorySegment chunk(long address, boolean create) {
         long index = address >>> CHUNK_SHIFT;
         Chunk cached = last;
         if (cached.index() == index) {
             return cached.bytes();
         }
-        byte[] c = chunks.get(index);
+        MemorySegment c = chunks.get(index);
         if (c == null) {
             if (!create) {
                 return null;
             }
-            c = new byte[CHUNK_SIZE];
+            c = arena.allocate(CHUNK_SIZE, 64); // zeroed: committed memory the process never wrote reads as zero
             chunks.put(index, c);
         }
         last = new Chunk(index, c);
         return c;
     }
 
-    private long readLittleEndian(long address, int size) {
-        check(address, size);
-        int offset = (int) (address & CHUNK_MASK);
-        if (offset + size <= CHUNK_SIZE) {
-            byte[] c = chunk(address, false);
-            if (c == null) {
-                return 0;
-            }
-            long v = 0;
-            for (int i = size - 1; i >= 0; i--) {
-                v = (v << 8) | (c[offset + i] & 0xffL);
-            }
-            return v;
-        }
+    /** Bytes from {@code address} to the end of its chunk. */
+    private static long roomInChunk(long address) {
+        return CHUNK_SIZE - (address & CHUNK_MASK);
+    }
+
+    private long readSlow(long address, int size) {
         long v = 0;
         for (int i = size - 1; i >= 0; i--) {
-            byte[] c = chunk(address + i, false);
-            v = (v << 8) | (c == null ? 0 : c[(int) ((address + i) & CHUNK_MASK)] & 0xffL);
+            MemorySegment c = chunk(address + i, false);
+            v = (v << 8) | (c == null ? 0 : c.get(ValueLayout.JAVA_BYTE, (address + i) & CHUNK_MASK) & 0xffL);
         }
         return v;
     }
 
-    private void writeLittleEndian(long address, int size, long value) {
-        check(address, size);
+    private void writeSlow(long address, int size, long value) {
         for (int i = 0; i < size; i++) {
             long a = address + i;
-            chunk(a, true)[(int) (a & CHUNK_MASK)] = (byte) (value >>> (8 * i));
+            chunk(a, true).set(ValueLayout.JAVA_BYTE, a & CHUNK_MASK, (byte) (value >>> (8 * i)));
         }
     }
 
     @Override
     public byte readByte(long address) {
-        return (byte) readLittleEndian(address, 1);
+        check(address, 1);
+        MemorySegment c = chunk(address, false);
+        return c == null ? 0 : c.get(ValueLayout.JAVA_BYTE, address & CHUNK_MASK);
     }
 
     @Override
     public short readShort(long address) {
-        return (short) readLittleEndian(address, 2);
+        check(address, 2);
+        if (roomInChunk(address) < 2) {
+            return (short) readSlow(address, 2);
+        }
+        MemorySegment c = chunk(address, false);
+        return c == null ? 0 : c.get(SHORT, address & CHUNK_MASK);
     }
 
     @Override
     public int readInt(long address) {
-        return (int) readLittleEndian(address, 4);
+        check(address, 4);
+        if (roomInChunk(address) < 4) {
+            return (int) readSlow(address, 4);
+        }
+        MemorySegment c = chunk(address, false);
+        return c == null ? 0 : c.get(INT, address & CHUNK_MASK);
     }
 
     @Override
     public long readLong(long address) {
-        return readLittleEndian(address, 8);
+        check(address, 8);
+        if (roomInChunk(address) < 8) {
+            return readSlow(address, 8);
+        }
+        MemorySegment c = chunk(address, false);
+        return c == null ? 0 : c.get(LONG, address & CHUNK_MASK);
     }
 
     @Override
@@ -179,12 +204,12 @@ public final class AddressSpace implements WritableMemory {
         int done = 0;
         while (done < length) {
             long a = address + done;
-            int inChunk = (int) Math.min(length - done, CHUNK_SIZE - (a & CHUNK_MASK));
-            byte[] c = chunk(a, false);
+            int inChunk = (int) Math.min(length - done, roomInChunk(a));
+            MemorySegment c = chunk(a, false);
             if (c == null) {
                 java.util.Arrays.fill(destination, offset + done, offset + done + inChunk, (byte) 0);
             } else {
-                System.arraycopy(c, (int) (a & CHUNK_MASK), destination, offset + done, inChunk);
+                MemorySegment.copy(c, ValueLayout.JAVA_BYTE, a & CHUNK_MASK, destination, offset + done, inChunk);
             }
             done += inChunk;
         }
@@ -208,31 +233,38 @@ public final class AddressSpace implements WritableMemory {
 
     @Override
     public void writeByte(long address, byte value) {
-        writeLittleEndian(address, 1, value);
+        check(address, 1);
+        chunk(address, true).set(ValueLayout.JAVA_BYTE, address & CHUNK_MASK, value);
     }
 
     @Override
     public void writeShort(long address, short value) {
-        writeLittleEndian(address, 2, value);
+        check(address, 2);
+        if (roomInChunk(address) < 2) {
+            writeSlow(address, 2, value);
+        } else {
+            chunk(address, true).set(SHORT, address & CHUNK_MASK, value);
+        }
     }
 
     @Override
     public void writeInt(long address, int value) {
-        writeLittleEndian(address, 4, value);
+        check(address, 4);
+        if (roomInChunk(address) < 4) {
+            writeSlow(address, 4, value);
+        } else {
+            chunk(address, true).set(INT, address & CHUNK_MASK, value);
+        }
     }
 
     @Override
     public void writeLong(long address, long value) {
-        if ((address & CHUNK_MASK) <= CHUNK_SIZE - 8) {
-            check(address, 8);
-            byte[] c = chunk(address, true);
-            int o = (int) (address & CHUNK_MASK);
-            for (int i = 0; i < 8; i++) {
-                c[o + i] = (byte) (value >>> (8 * i));
-            }
-            return;
+        check(address, 8);
+        if (roomInChunk(address) < 8) {
+            writeSlow(address, 8, value);
+        } else {
+            chunk(address, true).set(LONG, address & CHUNK_MASK, value);
         }
-        writeLittleEndian(address, 8, value);
     }
 
     @Override
@@ -241,8 +273,8 @@ public final class AddressSpace implements WritableMemory {
         int done = 0;
         while (done < length) {
             long a = address + done;
-            int inChunk = (int) Math.min(length - done, CHUNK_SIZE - (a & CHUNK_MASK));
-            System.arraycopy(source, offset + done, chunk(a, true), (int) (a & CHUNK_MASK), inChunk);
+            int inChunk = (int) Math.min(length - done, roomInChunk(a));
+            MemorySegment.copy(source, offset + done, chunk(a, true), ValueLayout.JAVA_BYTE, a & CHUNK_MASK, inChunk);
             done += inChunk;
         }
     }

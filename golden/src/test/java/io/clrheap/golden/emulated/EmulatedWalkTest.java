@@ -70,9 +70,7 @@ class EmulatedWalkTest {
         assertThat(problems).isEmpty();
         GroundTruth truth = runtime.groundTruth();
         List<String> expected = new ArrayList<>();
-        for (int i : truth.byAddress()) {
-            expected.add(String.format("0x%x 0x%x %d", truth.address(i), truth.methodTable(i), truth.size(i)));
-        }
+        truth.forEachObject((address, mt, size, generation, h, kind) -> expected.add(String.format("0x%x 0x%x %d", address, mt, size)));
         assertThat(walked).containsExactlyElementsOf(expected);
     }
 
@@ -108,12 +106,7 @@ class EmulatedWalkTest {
         var stat = new io.clrheap.walker.report.DumpHeapStat();
         walker.walkRegions(io.clrheap.walker.report.DumpHeapStat::new, stat::merge, 3);
         GroundTruth truth = runtime.groundTruth();
-        java.util.Map<Long, long[]> expected = new java.util.HashMap<>();
-        for (int i = 0; i < truth.objectCount(); i++) {
-            long[] row = expected.computeIfAbsent(truth.methodTable(i), k -> new long[2]);
-            row[0]++;
-            row[1] += truth.size(i);
-        }
+        java.util.Map<Long, long[]> expected = truth.statistics();
         assertThat(stat.objects()).isEqualTo(truth.objectCount());
         assertThat(stat.bytes()).isEqualTo(expected.values().stream().mapToLong(r -> r[1]).sum());
         expected.forEach((mt, row) -> assertThat(stat.count(mt)).as("objects of 0x%x", mt).isEqualTo(row[0]));

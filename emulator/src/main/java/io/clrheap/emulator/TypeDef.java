@@ -1,0 +1,173 @@
+package io.clrheap.emulator;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A managed type an emulated process allocates: its name, shape, BaseSize, component size and reference fields. The
+ * emulator gives it a MethodTable with the runtime's flags (clr-layouts.md, MethodTable flag bits), an EEClass that
+ * points back to it, and, when it holds references, the GC pointer-series descriptor the runtime places just before
+ * the MethodTable (gcdesc.h).
+ *
+ * @param name          the type name, e.g. {@code MyApp.Order}
+ * @param shape         class, boxed value, string, array (of values or of references), multi-dimensional array
+ * @param baseSize      BaseSize: the object's size without components, header word included
+ * @param componentSize bytes per element (arrays, strings), else 0
+ * @param pointerFields reference fields at the start of a class's or boxed value's fields (offset 8 on)
+ * @param rank          dimensions of a multi-dimensional array, else 1
+ */
+public record TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank) {
+
+    /** What kind of type it is. */
+    public enum Shape {
+        /** A class instance: fixed size. */
+        CLASS,
+        /** A boxed value type. */
+        BOXED,
+        /** System.String: UTF-16 characters after a 4-byte length. */
+        STRING,
+        /** A single-dimensional zero-based array of values. */
+        ARRAY,
+        /** A single-dimensional zero-based array of references. */
+        REFERENCE_ARRAY,
+        /** A multi-dimensional array (its bounds follow the length: BaseSize 24 + 8 x rank). */
+        MD_ARRAY;
+
+        public String id() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        public static Shape parse(String id) {
+            for (Shape s : values()) {
+                if (s.id().equals(id)) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException("unknown shape '" + id + "' (known: class, boxed, string, array, reference-array, md-array)");
+        }
+    }
+
+    /** HasComponentSize (RTSMD: low 16 bits are the component size). */
+    static final int HAS_COMPONENT_SIZE = 0x80000000;
+    /** Category_Array | IfArrayThenSzArray (RTSMD; int[] = 0x800a0004 in the real dumps). */
+    static final int SZ_ARRAY = 0x000a0000;
+    /** Category_Array without the SZ bit: a multi-dimensional array (RTSMD). */
+    static final int MD_ARRAY_CATEGORY = 0x00080000;
+    /** Category_ValueType (RTSMD). */
+    static final int VALUE_TYPE = 0x00040000;
+    /** ContainsGCPointers: a CGCDesc precedes the MethodTable (RTSMD; gcdesc.h). */
+    static final int CONTAINS_GC_POINTERS = 0x01000000;
+    /** Offset of a single-dimensional array's first element on x64: MethodTable, 4-byte length, 4 bytes of padding. */
+    static final int SZ_ARRAY_DATA_OFFSET = 16;
+    /** The smallest object, and the smallest BaseSize of a class (object.min_size). */
+    private static final int MIN_OBJECT = 24;
+
+    public TypeDef {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a type needs a name");
+        }
+        switch (shape) {
+            case CLASS, BOXED -> {
+                if (baseSize < MIN_OBJECT || baseSize % 8 != 0 || baseSize > 0x10000) {
+                    throw new IllegalArgumentException(name + ": BaseSize of a class or boxed value is a multiple of 8 in [24, 65536], not " + baseSize);
+                }
+                if (componentSize != 0) {
+                    throw new IllegalArgumentException(name + ": a class or boxed value has no components");
+                }
+                if (pointerFields < 0 || pointerFields * 8 > baseSize - 16) {
+                    throw new IllegalArgumentException(name + ": " + pointerFields + " reference fields do not fit in BaseSize " + baseSize);
+                }
+            }
+            case STRING -> {
+                if (baseSize != 22 || componentSize != 2 || pointerFields != 0) {
+                    throw new IllegalArgumentException(name + ": a string has BaseSize 22 and 2-byte components (the real dumps)");
+                }
+            }
+            case ARRAY, REFERENCE_ARRAY, MD_ARRAY -> {
+                int expected = shape == Shape.MD_ARRAY ? 24 + 8 * rank : 24;
+                if (baseSize != expected) {
+                    throw new IllegalArgumentException(name + ": an array of rank " + rank + " has BaseSize " + expected + ", not " + baseSize);
+                }
+                if (componentSize < 1 || componentSize > 0xffff || (shape == Shape.REFERENCE_ARRAY && componentSize != 8)) {
+                    throw new IllegalArgumentException(name + ": component size " + componentSize + " (1..65535; 8 for references)");
+                }
+                if (pointerFields != 0) {
+                    throw new IllegalArgumentException(name + ": arrays have no reference fields (reference-array holds references)");
+                }
+            }
+            default -> throw new IllegalStateException();
+        }
+        if (rank < 1 || rank > 32 || (shape != Shape.MD_ARRAY && rank != 1)) {
+            throw new IllegalArgumentException(name + ": rank " + rank);
+        }
+    }
+
+    public static TypeDef ofClass(String name, int baseSize, int pointerFields) {
+        return new TypeDef(name, Shape.CLASS, baseSize, 0, pointerFields, 1);
+    }
+
+    public static TypeDef boxed(String name, int baseSize) {
+        return new TypeDef(name, Shape.BOXED, baseSize, 0, 0, 1);
+    }
+
+    public static TypeDef arrayOf(String name, int componentSize) {
+        return new TypeDef(name, Shape.ARRAY, 24, componentSize, 0, 1);
+    }
+
+    public static TypeDef referenceArray(String name) {
+        return new TypeDef(name, Shape.REFERENCE_ARRAY, 24, 8, 0, 1);
+    }
+
+    public static TypeDef mdArray(String name, int componentSize, int rank) {
+        return new TypeDef(name, Shape.MD_ARRAY, 24 + 8 * rank, componentSize, 0, rank);
+    }
+
+    public boolean hasComponents() {
+        return componentSize != 0;
+    }
+
+    /** Whether its objects hold references, so that a GC pointer-series descriptor precedes its MethodTable. */
+    public boolean containsPointers() {
+        return pointerFields > 0 || shape == Shape.REFERENCE_ARRAY;
+    }
+
+    /** m_dwFlags as the runtime sets them (the component size in the low 16 bits when it has components). */
+    int flags() {
+        int pointers = containsPointers() ? CONTAINS_GC_POINTERS : 0;
+        return switch (shape) {
+            case CLASS -> pointers;
+            case BOXED -> VALUE_TYPE | pointers;
+            case STRING -> HAS_COMPONENT_SIZE | componentSize;
+            case ARRAY, REFERENCE_ARRAY -> HAS_COMPONENT_SIZE | SZ_ARRAY | pointers | componentSize;
+            case MD_ARRAY -> HAS_COMPONENT_SIZE | MD_ARRAY_CATEGORY | componentSize;
+        };
+    }
+
+    /** The object's size with {@code count} components, unaligned. */
+    long size(long count) {
+        return baseSize + count * (long) componentSize;
+    }
+
+    // The built-in types: what every emulated process has, with the MethodTable facts seen in the real dumps.
+    static final TypeDef OBJECT = ofClass("System.Object", 24, 0);
+    static final TypeDef STRING = new TypeDef("System.String", Shape.STRING, 22, 2, 0, 1);
+    static final TypeDef BYTE_ARRAY = arrayOf("System.Byte[]", 1);
+    static final TypeDef INT_ARRAY = arrayOf("System.Int32[]", 4);
+    static final TypeDef LONG_ARRAY = arrayOf("System.Int64[]", 8);
+    static final TypeDef OBJECT_ARRAY = referenceArray("System.Object[]");
+    static final TypeDef BOXED_INT = boxed("System.Int32", 24);
+    static final TypeDef NODE = ofClass("Node", 48, 2);
+    static final TypeDef LEAF = ofClass("Leaf", 32, 0);
+    static final TypeDef PAIR = ofClass("Pair", 40, 2);
+    /** int[2,3]: a rank-2 array, BaseSize 24 + 8 x rank (the real dumps: 40). */
+    static final TypeDef INT_MD_ARRAY = mdArray("System.Int32[,]", 4, 2);
+    /** An array of 12-byte structs. */
+    static final TypeDef STRUCT_ARRAY = arrayOf("Pt[]", 12);
+
+    /** Every built-in type, by name in scenarios. */
+    public static final List<TypeDef> BUILT_IN = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, LONG_ARRAY, OBJECT_ARRAY, BOXED_INT,
+            NODE, LEAF, PAIR, INT_MD_ARRAY, STRUCT_ARRAY);
+
+    /** What the counted populations of a scenario (gen2/gen1/gen0 objects) pick from. */
+    static final List<TypeDef> SMALL_MIX = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, OBJECT_ARRAY, NODE, LEAF, PAIR, BOXED_INT);
+}
