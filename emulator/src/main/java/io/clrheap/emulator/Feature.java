@@ -37,5 +37,7 @@ public enum Feature {
     /** §42: garbage in the 4 bytes after an array's 32-bit length (only the low uint32 is the length). */
     LENGTH_PADDING_GARBAGE,
     /** §16: a live allocation context whose limit + 24 is its gen0 region's reserved end. */
-    CONTEXT_AT_REGION_END
+    CONTEXT_AT_REGION_END,
+    /** §17: a live allocation context left in a gen0 region that is no longer the ephemeral one (another thread moved on). */
+    CONTEXT_IN_OLDER_REGION
 }

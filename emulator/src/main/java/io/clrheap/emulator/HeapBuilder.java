@@ -432,6 +432,11 @@ final class HeapBuilder {
         return new Context(ptr, ptr + bytes - reserve, run);
     }
 
+    /** The heap's next gen0 region becomes the ephemeral one, as when the slow path finds the current one full. */
+    void startGen0Region(Heap heap) {
+        newRegion(heap, 0, 0);
+    }
+
     /** A context that takes the rest of the heap's gen0 region: its limit + 24 is the region's reserved end (§16). */
     Context newContextToRegionEnd(Heap heap) {
         long reserve = layout.constant("alloc_context.tail_reserve");

@@ -66,7 +66,7 @@ public final class Scenarios {
                 .build());
         add(d.toBuilder().name("many-regions")
                 .description("§17: gen0 and gen2 spanning several regions each; live contexts left in gen0 regions that are no longer the ephemeral one")
-                .threads(8)
+                .threads(8).features(Set.of(Feature.CONTEXT_IN_OLDER_REGION))
                 .allocate(new Step.Allocate("System.Int32[]", 60_000, Step.Lengths.uniform(0, 64), Step.Where.GEN2, -1, 0))
                 .allocate(new Step.Allocate("System.Byte[]", 40_000, Step.Lengths.uniform(100, 900), Step.Where.GEN0, -1, 0))
                 .build());
@@ -85,7 +85,7 @@ public final class Scenarios {
         add(d.toBuilder().name("huge-loh").description("an LOH object larger than a 32 MiB large region: it gets a region of its own, several large regions long")
                 .allocate(new Step.Allocate("System.Byte[]", 1, Step.Lengths.fixed(40L << 20), Step.Where.LOH, 0, 0))
                 .build());
-        add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").features(Set.of(Feature.values())).build());
+        add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").threads(6).features(Set.of(Feature.values())).build());
     }
 
     private Scenarios() {

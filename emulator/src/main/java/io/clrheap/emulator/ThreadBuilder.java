@@ -147,11 +147,25 @@ final class ThreadBuilder {
             }
         }
         if (s.has(Feature.CONTEXT_AT_REGION_END) && threads.size() > 1) {
-            // §16: the last thread's context runs to the end of its gen0 region: limit + 24 == reserved
-            ThreadState t = threads.get(threads.size() - 1);
+            // §16: a thread's context runs to the end of its gen0 region: limit + 24 == reserved (thread 3 when there are
+            // enough threads for every edge case to have its own: 0 exhausted, 1-2 older region, 3 region end, last two chained)
+            ThreadState t = threads.get(threads.size() >= 6 ? 3 : threads.size() - 1);
             retire(t);
             t.context = heaps.newContextToRegionEnd(t.heap);
             allocate(t, TypeDef.NODE, 0, false);
+        }
+        if (s.has(Feature.CONTEXT_IN_OLDER_REGION) && threads.size() > 2) {
+            // §17: thread 0 keeps a fresh context in its gen0 region while thread 1, on the same heap, starts the next region
+            ThreadState stays = threads.get(1);
+            ThreadState moves = threads.get(threads.size() > 2 ? 2 : 0);
+            retire(stays);
+            retire(moves);
+            moves.heap = stays.heap;
+            stays.context = heaps.newContext(stays.heap, 1024);
+            allocate(stays, TypeDef.LEAF, 0, false);
+            heaps.startGen0Region(stays.heap);
+            moves.context = heaps.newContext(moves.heap, 1024);
+            allocate(moves, TypeDef.LEAF, 0, false);
         }
         if (s.has(Feature.GLOBAL_CONTEXT)) {
             globalContext = liveContext(heaps.heaps().get(0));

@@ -96,10 +96,23 @@ class EmulatedWalkTest {
         assertThat(found).isNotEmpty().containsExactlyElementsOf(placed);
     }
 
-    @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("runtimes")
-    void theStatisticsOfTheWalkAreThoseOfTheGroundTruth(RuntimeVersion version, GcFlavor gc) throws Exception {
-        EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(version, gc));
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("scenarios")
+    void theRegionsFoundAreTheRegionsPlaced(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(io.clrheap.emulator.Scenarios.named(name).orElseThrow().on(version, gc));
+        DiscoveredHeap heap = new HeapDiscovery(open(runtime)).discover();
+        List<String> found = heap.regionsByAddress().stream()
+                .map(r -> String.format("heap %d 0x%x [0x%x, 0x%x) flags 0x%x", r.heap(), r.descriptor(), r.mem(), r.end(), r.flags())).toList();
+        List<String> placed = runtime.groundTruth().regions().stream()
+                .sorted((a, b) -> Long.compareUnsigned(a.mem(), b.mem()))
+                .map(r -> String.format("heap %d 0x%x [0x%x, 0x%x) flags 0x%x", r.heap(), r.descriptor(), r.mem(), r.end(), r.flags())).toList();
+        assertThat(found).containsExactlyElementsOf(placed);
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("scenarios")
+    void theStatisticsOfTheWalkAreThoseOfTheGroundTruth(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(io.clrheap.emulator.Scenarios.named(name).orElseThrow().on(version, gc));
         Target target = open(runtime);
         DiscoveredHeap heap = new HeapDiscovery(target).discover();
         var walker = new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
