@@ -37,6 +37,14 @@ public final class GroundTruth {
     public record HandleInfo(long handle, String type, long target, long secondary) {
     }
 
+    /**
+     * A runtime thread as written: its managed id, Linux thread id, {@code Thread} object, the heap it allocates on
+     * (its {@code gc_reserved_1} under server GC; 0 under workstation GC), where its {@code gc_alloc_context} is, and the
+     * bytes of the allocation contexts it was handed ({@code alloc_bytes}).
+     */
+    public record ThreadInfo(int managedId, long osId, long thread, int heap, long allocContext, long allocBytes) {
+    }
+
     /** A type objects are placed with: its MethodTable, the size formula's terms and the kind of its objects. */
     public record TypeInfo(long methodTable, long baseSize, long componentSize, Kind kind) {
     }
@@ -141,6 +149,7 @@ public final class GroundTruth {
     private final List<RegionInfo> regions = new ArrayList<>();
     private final List<ContextInfo> contexts = new ArrayList<>();
     private final List<HandleInfo> handles = new ArrayList<>();
+    private final List<ThreadInfo> threads = new ArrayList<>();
 
     /** @param alignment object alignment (8 on x64); @param minimumSize the smallest step (24 on x64) */
     GroundTruth(long alignment, long minimumSize) {
@@ -219,6 +228,15 @@ public final class GroundTruth {
 
     void addHandle(HandleInfo handle) {
         handles.add(handle);
+    }
+
+    void addThread(ThreadInfo thread) {
+        threads.add(thread);
+    }
+
+    /** The threads in thread-store order. */
+    public List<ThreadInfo> threads() {
+        return List.copyOf(threads);
     }
 
     public List<HandleInfo> handles() {

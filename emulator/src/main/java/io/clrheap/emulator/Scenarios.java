@@ -49,6 +49,8 @@ public final class Scenarios {
         add(d.toBuilder().name("no-garbage").description("a compacted heap: no free objects between survivors").garbage(0).build());
         add(d.toBuilder().name("four-heaps").description("§17: server GC with 4 heaps, contexts spread over their gen0 regions").heaps(4)
                 .threads(6).build());
+        add(d.toBuilder().name("sixty-four-heaps").description("server GC with 64 heaps (the most the emulator builds), 64 threads, one on each heap")
+                .heaps(64).threads(64).handlesPerKind(1).build());
         add(d.toBuilder().name("datas-one-heap").description("§23: server GC with n_heaps = 1 (DATAS)").heaps(1).build());
         add(d.toBuilder().name("frozen-many").description("§18: 2,000 frozen string literals in the read-only segment").frozenStrings(2000).build());
         add(d.toBuilder().name("collected")

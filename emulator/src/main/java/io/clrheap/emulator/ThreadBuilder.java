@@ -239,6 +239,7 @@ final class ThreadBuilder {
                 c.gcReserved1(t.heap.gcHeapObject);
                 c.gcReserved2(t.heap.gcHeapObject);
             }
+            process.truth().addThread(new GroundTruth.ThreadInfo(t.index + 1, FIRST_TID + t.index, t.address, t.heap.index, context, t.allocatedBytes));
             if (t.context != null) {
                 process.truth().addContext(new GroundTruth.ContextInfo("thread " + (t.index + 1), context, t.context.pointer, t.context.limit));
             }

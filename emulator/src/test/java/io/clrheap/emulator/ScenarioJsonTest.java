@@ -49,6 +49,35 @@ class ScenarioJsonTest {
     }
 
     @Test
+    void theExampleInTheDocsBuildsAndIsWellFormed() throws Exception {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/scenarios.md"));
+        String json = doc.substring(doc.indexOf("```json") + 7, doc.indexOf("```", doc.indexOf("```json") + 7));
+        Scenario shop = ScenarioJson.read(json, "docs/scenarios.md");
+        assertThat(shop.program()).hasSize(4);
+        EmulatedRuntime process = new RuntimeBuilder().build(shop);
+        assertThat(InvariantChecker.check(process)).isEmpty();
+        assertThat(process.typeNames()).containsValue("Shop.Order[]");
+    }
+
+    @Test
+    void theJavaExampleInTheDocsIsTheJsonOne() throws Exception {
+        // the same scenario as docs/scenarios.md's JSON, built as its Java section shows
+        Scenario shop = Scenario.builder("shop")
+                .runtime(io.clrheap.layout.RuntimeVersion.NET9).gc(io.clrheap.layout.GcFlavor.SERVER).heaps(2).threads(4)
+                .objects(3000, 1500, 2500, 6, 12).frozenStrings(40).garbage(0.2).handlesPerKind(4)
+                .type(TypeDef.ofClass("Shop.Order", 64, 3))
+                .allocate("Shop.Order", 10_000, Step.Lengths.fixed(0), Step.Where.GEN2)
+                .allocate(new Step.Allocate("System.String", 50_000, Step.Lengths.logUniform(0, 200), Step.Where.GEN0, -1, 0.9))
+                .collect(0)
+                .seed(42)
+                .build();
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/scenarios.md"));
+        Scenario fromDoc = ScenarioJson.read(doc.substring(doc.indexOf("```json") + 7, doc.indexOf("```", doc.indexOf("```json") + 7)), "doc");
+        assertThat(shop.program()).isEqualTo(fromDoc.program().subList(0, 3));
+        assertThat(InvariantChecker.check(new RuntimeBuilder().build(shop))).isEmpty();
+    }
+
+    @Test
     void anUnknownKeyIsRefusedByName() {
         String json = ScenarioJson.write(Scenarios.all().get(0)).replace("\"threads\"", "\"thread\"");
         assertThatThrownBy(() -> ScenarioJson.read(json, "mine.json")).hasMessageStartingWith("mine.json: unknown key 'thread'");

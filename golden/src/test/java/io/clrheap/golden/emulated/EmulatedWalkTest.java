@@ -96,6 +96,22 @@ class EmulatedWalkTest {
         assertThat(found).isNotEmpty().containsExactlyElementsOf(placed);
     }
 
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runtimes")
+    void theThreadsAndContextsFoundAreThosePlaced(RuntimeVersion version, GcFlavor gc) throws Exception {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(io.clrheap.emulator.Scenarios.named("every-edge").orElseThrow().on(version, gc));
+        DiscoveredHeap heap = new HeapDiscovery(open(runtime)).discover();
+        List<String> found = heap.contexts().stream().filter(c -> c.inUse())
+                .map(c -> String.format("0x%x 0x%x 0x%x", c.location(), c.pointer(), c.limit())).sorted().toList();
+        List<String> placed = runtime.groundTruth().contexts().stream()
+                .map(c -> String.format("0x%x 0x%x 0x%x", c.location(), c.pointer(), c.limit())).sorted().toList();
+        assertThat(found).isNotEmpty().containsExactlyElementsOf(placed);
+        // every thread of the thread store is found, by its Linux thread id
+        for (GroundTruth.ThreadInfo t : runtime.groundTruth().threads()) {
+            assertThat(heap.contexts()).anyMatch(c -> c.location() == t.allocContext() && c.owner().contains("tid " + t.osId()));
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("scenarios")
     void theRegionsFoundAreTheRegionsPlaced(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
