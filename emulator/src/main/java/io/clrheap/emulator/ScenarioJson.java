@@ -24,7 +24,8 @@ public final class ScenarioJson {
     private static final Set<String> KEYS = Set.of("name", "description", "runtime", "gc", "heaps", "threads", "objects",
             "garbage", "handlesPerKind", "features", "types", "program", "seed");
     private static final Set<String> OBJECT_KEYS = Set.of("gen2", "gen1", "gen0", "loh", "poh", "frozenStrings");
-    private static final Set<String> TYPE_KEYS = Set.of("name", "shape", "baseSize", "componentSize", "pointerFields", "rank");
+    private static final Set<String> TYPE_KEYS = Set.of("name", "shape", "baseSize", "componentSize", "pointerFields", "rank",
+            "defaultConstructor");
     private static final Set<String> ALLOCATE_KEYS = Set.of("allocate", "count", "lengths", "where", "heap", "dies");
     private static final Set<String> COLLECT_KEYS = Set.of("collect");
     private static final Set<String> LENGTH_KEYS = Set.of("distribution", "min", "max");
@@ -63,6 +64,7 @@ public final class ScenarioJson {
             n.put("componentSize", t.componentSize());
             n.put("pointerFields", t.pointerFields());
             n.put("rank", t.rank());
+            n.put("defaultConstructor", t.defaultConstructor());
         }
         ArrayNode program = root.putArray("program");
         for (Step step : s.program()) {
@@ -134,9 +136,11 @@ public final class ScenarioJson {
                 String at = "types[" + i++ + "].";
                 unknownKeys(t, TYPE_KEYS, source, at);
                 try {
-                    b.type(new TypeDef(text(t, "name", source, at), TypeDef.Shape.parse(text(t, "shape", source, at)),
+                    TypeDef.Shape shape = TypeDef.Shape.parse(text(t, "shape", source, at));
+                    b.type(new TypeDef(text(t, "name", source, at), shape,
                             integer(t, "baseSize", source, at), t.has("componentSize") ? integer(t, "componentSize", source, at) : 0,
-                            t.has("pointerFields") ? integer(t, "pointerFields", source, at) : 0, t.has("rank") ? integer(t, "rank", source, at) : 1));
+                            t.has("pointerFields") ? integer(t, "pointerFields", source, at) : 0, t.has("rank") ? integer(t, "rank", source, at) : 1,
+                            t.has("defaultConstructor") ? bool(t, "defaultConstructor", source, at) : shape == TypeDef.Shape.CLASS));
                 } catch (IllegalArgumentException e) {
                     throw named(e, source, at);
                 }
@@ -235,6 +239,14 @@ public final class ScenarioJson {
             throw new IllegalArgumentException(source + ": '" + prefix + key + "' must be an integer, found " + v);
         }
         return v.longValue();
+    }
+
+    private static boolean bool(JsonNode node, String key, String source, String prefix) {
+        JsonNode v = required(node, key, source, prefix);
+        if (!v.isBoolean()) {
+            throw new IllegalArgumentException(source + ": '" + prefix + key + "' must be true or false, found " + v);
+        }
+        return v.booleanValue();
     }
 
     private static double number(JsonNode node, String key, String source, String prefix) {

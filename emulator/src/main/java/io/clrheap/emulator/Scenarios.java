@@ -82,7 +82,7 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("Shop.Money", 800, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
                 .allocate(new Step.Allocate("Shop.Order[]", 300, Step.Lengths.uniform(0, 40), Step.Where.GEN1, -1, 0))
                 .allocate(new Step.Allocate("System.Double[,,]", 20, Step.Lengths.uniform(1, 60), Step.Where.GEN2, -1, 0))
-                .allocate(new Step.Allocate("System.Int32", 500, Step.Lengths.fixed(0), Step.Where.POH, -1, 0))
+                .allocate(new Step.Allocate("Shop.Money", 500, Step.Lengths.fixed(0), Step.Where.POH, -1, 0))
                 .build());
         add(d.toBuilder().name("huge-loh").description("an LOH object larger than a 32 MiB large region: it gets a region of its own, several large regions long")
                 .allocate(new Step.Allocate("System.Byte[]", 1, Step.Lengths.fixed(40L << 20), Step.Where.LOH, 0, 0))

@@ -15,8 +15,9 @@ import java.util.Locale;
  * @param componentSize bytes per element (arrays, strings), else 0
  * @param pointerFields reference fields at the start of a class's or boxed value's fields (offset 8 on)
  * @param rank          dimensions of a multi-dimensional array, else 1
+ * @param defaultConstructor a class with a public parameterless constructor (HasDefaultCtor); classes only
  */
-public record TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank) {
+public record TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank, boolean defaultConstructor) {
 
     /** What kind of type it is. */
     public enum Shape {
@@ -57,6 +58,13 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     static final int VALUE_TYPE = 0x00040000;
     /** ContainsGCPointers: a CGCDesc precedes the MethodTable (RTSMD; gcdesc.h). */
     static final int CONTAINS_GC_POINTERS = 0x01000000;
+    /** HasDefaultCtor, a low flag (methodtable.h WFLAGS_LOW_ENUM; System.Object, System.Array, Leaf in the real dumps). */
+    static final int HAS_DEFAULT_CTOR = 0x00000200;
+    /**
+     * IsRegStructPassed, a low flag of Unix x64 (methodtable.h, UNIX_AMD64_ABI): a value type the System V ABI passes
+     * in registers, at most 16 bytes (GCHandle and RuntimeTypeHandle, 8 bytes each, carry it in the real dumps).
+     */
+    static final int IS_REG_STRUCT_PASSED = 0x00000800;
     /** Offset of a single-dimensional array's first element on x64: MethodTable, 4-byte length, 4 bytes of padding. */
     static final int SZ_ARRAY_DATA_OFFSET = 16;
     /** The smallest object, and the smallest BaseSize of a class (object.min_size). */
@@ -100,6 +108,14 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
         if (rank < 1 || rank > 32 || (shape != Shape.MD_ARRAY && rank != 1)) {
             throw new IllegalArgumentException(name + ": rank " + rank);
         }
+        if (defaultConstructor && shape != Shape.CLASS) {
+            throw new IllegalArgumentException(name + ": only a class has a default constructor flag");
+        }
+    }
+
+    /** A type with the default constructor flag a class usually has (and others never). */
+    public TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank) {
+        this(name, shape, baseSize, componentSize, pointerFields, rank, shape == Shape.CLASS);
     }
 
     public static TypeDef ofClass(String name, int baseSize, int pointerFields) {
@@ -135,8 +151,8 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     int flags() {
         int pointers = containsPointers() ? CONTAINS_GC_POINTERS : 0;
         return switch (shape) {
-            case CLASS -> pointers;
-            case BOXED -> VALUE_TYPE | pointers;
+            case CLASS -> pointers | (defaultConstructor ? HAS_DEFAULT_CTOR : 0);
+            case BOXED -> VALUE_TYPE | pointers | (baseSize - 16 <= 16 ? IS_REG_STRUCT_PASSED : 0);
             case STRING -> HAS_COMPONENT_SIZE | componentSize;
             case ARRAY, REFERENCE_ARRAY -> HAS_COMPONENT_SIZE | SZ_ARRAY | pointers | componentSize;
             case MD_ARRAY -> HAS_COMPONENT_SIZE | MD_ARRAY_CATEGORY | componentSize;
@@ -148,16 +164,23 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
         return baseSize + count * (long) componentSize;
     }
 
-    // The built-in types: what every emulated process has, with the MethodTable facts seen in the real dumps.
+    // The built-in types: what every emulated process has, with the MethodTable facts seen in the real dumps
+    // (flags, BaseSize, GC descriptor: golden/real, EmulatedBesideRealTest compares them).
     static final TypeDef OBJECT = ofClass("System.Object", 24, 0);
+    /** The parent of every array type (BaseSize 24; its flags differ by version: the profile's system_array.mt_flags). */
+    static final TypeDef ARRAY_BASE = ofClass("System.Array", 24, 0);
+    /** The parent of every value type (flags 0x200, BaseSize 24 in the real dumps). */
+    static final TypeDef VALUE_TYPE_BASE = ofClass("System.ValueType", 24, 0);
     static final TypeDef STRING = new TypeDef("System.String", Shape.STRING, 22, 2, 0, 1);
     static final TypeDef BYTE_ARRAY = arrayOf("System.Byte[]", 1);
     static final TypeDef INT_ARRAY = arrayOf("System.Int32[]", 4);
     static final TypeDef LONG_ARRAY = arrayOf("System.Int64[]", 8);
     static final TypeDef OBJECT_ARRAY = referenceArray("System.Object[]");
-    static final TypeDef BOXED_INT = boxed("System.Int32", 24);
-    static final TypeDef NODE = ofClass("Node", 48, 2);
-    static final TypeDef LEAF = ofClass("Leaf", 32, 0);
+    /** A boxed 8-byte struct: flags 0x00040800, BaseSize 24 in the real dumps. */
+    static final TypeDef BOXED_HANDLE = boxed("System.Runtime.InteropServices.GCHandle", 24);
+    /** The real dumps' test program's types: Node (two references, no default constructor), Leaf (one reference), Pair (two). */
+    static final TypeDef NODE = new TypeDef("Node", Shape.CLASS, 48, 0, 2, 1, false);
+    static final TypeDef LEAF = ofClass("Leaf", 32, 1);
     static final TypeDef PAIR = ofClass("Pair", 40, 2);
     /** int[2,3]: a rank-2 array, BaseSize 24 + 8 x rank (the real dumps: 40). */
     static final TypeDef INT_MD_ARRAY = mdArray("System.Int32[,]", 4, 2);
@@ -165,9 +188,9 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     static final TypeDef STRUCT_ARRAY = arrayOf("Pt[]", 12);
 
     /** Every built-in type, by name in scenarios. */
-    public static final List<TypeDef> BUILT_IN = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, LONG_ARRAY, OBJECT_ARRAY, BOXED_INT,
+    public static final List<TypeDef> BUILT_IN = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, LONG_ARRAY, OBJECT_ARRAY, BOXED_HANDLE,
             NODE, LEAF, PAIR, INT_MD_ARRAY, STRUCT_ARRAY);
 
     /** What the counted populations of a scenario (gen2/gen1/gen0 objects) pick from. */
-    static final List<TypeDef> SMALL_MIX = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, OBJECT_ARRAY, NODE, LEAF, PAIR, BOXED_INT);
+    static final List<TypeDef> SMALL_MIX = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, OBJECT_ARRAY, NODE, LEAF, PAIR, BOXED_HANDLE);
 }

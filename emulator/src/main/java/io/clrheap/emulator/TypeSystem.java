@@ -19,6 +19,8 @@ final class TypeSystem {
     private final Map<TypeDef, Long> methodTables = new LinkedHashMap<>();
     private final long freeMethodTable;
     private final long objectMethodTable;
+    private final long arrayMethodTable;
+    private final long valueTypeMethodTable;
     private final long mtSize;
 
     TypeSystem(Process process, List<TypeDef> scenarioTypes) {
@@ -29,6 +31,11 @@ final class TypeSystem {
         free.flags((int) process.layout().constant("free_object.mt_flags"));
         free.baseSize((int) process.layout().constant("free_object.base_size"));
         objectMethodTable = define(TypeDef.OBJECT, 0);
+        arrayMethodTable = define(TypeDef.ARRAY_BASE, objectMethodTable);
+        // System.Array's flags differ by version (the real dumps): the profile has them
+        process.views().view(MethodTable.Writable.class, process.memory(), arrayMethodTable)
+                .flags((int) process.layout().constant("system_array.mt_flags"));
+        valueTypeMethodTable = define(TypeDef.VALUE_TYPE_BASE, objectMethodTable);
         for (TypeDef t : TypeDef.BUILT_IN) {
             byName.put(t.name(), t);
             methodTable(t);
@@ -67,7 +74,13 @@ final class TypeSystem {
     long methodTable(TypeDef type) {
         Long mt = methodTables.get(type);
         if (mt == null) {
-            mt = define(type, objectMethodTable);
+            // arrays derive from System.Array, boxed values from System.ValueType (the real dumps' parent pointers)
+            long parent = switch (type.shape()) {
+                case ARRAY, REFERENCE_ARRAY, MD_ARRAY -> arrayMethodTable;
+                case BOXED -> valueTypeMethodTable;
+                default -> objectMethodTable;
+            };
+            mt = define(type, parent);
         }
         return mt;
     }

@@ -90,6 +90,44 @@ class EmulatedBesideRealTest {
         return s;
     }
 
+    /** A type as a walker sees its MethodTable: flags, BaseSize, the GC descriptor before it, its parent's flags and BaseSize. */
+    private static List<Object> typeShape(io.clrheap.memory.Memory memory, long mt) {
+        int flags = memory.readInt(mt);
+        List<Object> shape = new ArrayList<>(List.of(String.format("0x%08x", flags), memory.readInt(mt + 4)));
+        if ((flags & 0x01000000) != 0) { // ContainsGCPointers: the series count, then {seriessize, startoffset} below it
+            shape.add(List.of(memory.readLong(mt - 8), memory.readLong(mt - 24), memory.readLong(mt - 16)));
+        }
+        long parent = memory.readLong(mt + 0x10);
+        shape.add(parent == 0 ? "no parent" : String.format("parent 0x%08x %d", memory.readInt(parent), memory.readInt(parent + 4)));
+        return shape;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pairs")
+    void theBuiltInTypesHaveTheMethodTablesOfTheRealBuild(String realDump, RuntimeVersion version, GcFlavor gc) throws Exception {
+        RealDump real = RealDump.of(realDump);
+        Map<String, Long> realTypes = new TreeMap<>();
+        for (String line : java.nio.file.Files.readAllLines(RealDump.root().resolve(realDump).resolve("live-objects.txt"))) {
+            String[] f = line.split(" ", 4);
+            if (!line.startsWith("#") && f.length == 4) {
+                realTypes.putIfAbsent(f[3], RealDump.hex(f[2]));
+            }
+        }
+        EmulatedRuntime emulated = new RuntimeBuilder().build(Scenario.defaultScenario(version, gc));
+        Map<String, Long> emulatedTypes = new TreeMap<>();
+        emulated.typeNames().forEach((mt, name) -> emulatedTypes.put(name, mt));
+        int compared = 0;
+        for (String type : List.of("System.Object", "System.String", "System.Byte[]", "System.Int32[]", "System.Int64[]", "System.Object[]",
+                "System.Runtime.InteropServices.GCHandle", "Node", "Leaf", "Pair")) {
+            if (realTypes.containsKey(type)) {
+                assertThat(typeShape(emulated.memory(), emulatedTypes.get(type))).as(type)
+                        .isEqualTo(typeShape(real.target.memory(), realTypes.get(type)));
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThanOrEqualTo(6); // net10-small holds fewer of them
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("pairs")
     void everyDiscoveryStepHasTheShapeOfTheRealBuild(String realDump, RuntimeVersion version, GcFlavor gc) throws Exception {
