@@ -1,8 +1,6 @@
 package io.clrheap.layout.view.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,7 +14,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs {@link ViewBenchmark} and reports the generated view's throughput as a ratio of the hand-written
- * reader's, measured in the same run; writes the section into the benchmarks file given as argument.
+ * reader's, measured in the same run; writes its section into the benchmarks file given as argument, keeping the others.
  */
 public final class ViewBenchmarkReport {
 
@@ -56,7 +54,8 @@ public final class ViewBenchmarkReport {
                 + (ratio >= 0.90 ? "Met." : "Not met in this run.") + "\n";
         System.out.println();
         System.out.println(report);
-        Files.writeString(out, "# Benchmarks\n\nEvery figure is a ratio against a baseline measured in the same run; absolute numbers are for context only (these machines are noisy).\n\n" + report, StandardCharsets.UTF_8);
+        // only this report's section: the file holds other modules' sections too
+        BenchmarksFile.writeSection(out, report);
         System.out.println("wrote " + out.toAbsolutePath());
     }
 }
