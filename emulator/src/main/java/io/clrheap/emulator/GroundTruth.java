@@ -67,6 +67,8 @@ public final class GroundTruth {
         /** Where the next object of this run goes. */
         long end;
         int count;
+        /** Objects of kind OBJECT that do not die. */
+        int live;
         byte[] data = new byte[32];
         int length;
 
@@ -146,6 +148,7 @@ public final class GroundTruth {
     private final List<Run> runs = new ArrayList<>();
     private Run[] sorted;
     private long objectCount;
+    private long liveObjects;
     private final List<RegionInfo> regions = new ArrayList<>();
     private final List<ContextInfo> contexts = new ArrayList<>();
     private final List<HandleInfo> handles = new ArrayList<>();
@@ -197,6 +200,10 @@ public final class GroundTruth {
         run.end += step(t.baseSize() + components * t.componentSize());
         run.count++;
         objectCount++;
+        if (t.kind() == Kind.OBJECT && !dies) {
+            run.live++;
+            liveObjects++;
+        }
         return at;
     }
 
@@ -207,6 +214,7 @@ public final class GroundTruth {
         runs.removeIf(r -> {
             if (set.contains(r)) {
                 objectCount -= r.count;
+                liveObjects -= r.live;
                 return true;
             }
             return false;
@@ -282,31 +290,26 @@ public final class GroundTruth {
         return total[0];
     }
 
-    /** Every live object's address in placement order would cost a Java object each: this samples at most {@code max} of them, evenly. */
+    /** Up to {@code max} objects that live (no free objects, none that dies), spread evenly over the heap in address order: handle targets. */
     long[] sampleObjects(int max, java.util.Random random) {
-        long objects = 0;
-        for (Run run : sortedRuns()) {
-            RunCursor c = new RunCursor(run);
-            while (c.next()) {
-                if (types.get(c.type).kind() == Kind.OBJECT && !c.dies) {
-                    objects++;
-                }
-            }
-        }
-        int n = (int) Math.min(max, objects);
+        int n = (int) Math.min(max, liveObjects);
         long[] sample = new long[n];
         if (n == 0) {
             return sample;
         }
-        long every = objects / n;
+        long every = liveObjects / n;
         long offset = random.nextLong(every);
         long seen = 0;
         int taken = 0;
         for (Run run : sortedRuns()) {
+            if (taken == n || seen + run.live <= offset + taken * every) {
+                seen += run.live; // the next object to take is not in this run: skip it without decoding
+                continue;
+            }
             RunCursor c = new RunCursor(run);
             while (c.next() && taken < n) {
                 if (types.get(c.type).kind() == Kind.OBJECT && !c.dies) {
-                    if (seen % every == offset) {
+                    if (seen == offset + taken * every) {
                         sample[taken++] = c.address;
                     }
                     seen++;

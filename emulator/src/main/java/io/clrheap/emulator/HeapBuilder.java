@@ -132,6 +132,10 @@ final class HeapBuilder {
     private RegionState frozenSegment;
     private final long[] referencePool = new long[REFERENCE_POOL];
     private int referencePoolSize;
+    /** The mixed population's types, placed. */
+    private final TypeSystem.Placed[] mix;
+    /** 'a'..'z' over and over as UTF-16LE: the characters of every string, copied in one write. */
+    private static final byte[] CHARACTERS = characters(4096);
 
     HeapBuilder(Process process, TypeSystem types, RuntimeGlobals globals, Random random) {
         this.process = process;
@@ -154,6 +158,7 @@ final class HeapBuilder {
         for (int h = 0; h < process.scenario().heaps(); h++) {
             heaps.add(new Heap(h));
         }
+        this.mix = TypeDef.SMALL_MIX.stream().map(types::placed).toArray(TypeSystem.Placed[]::new);
     }
 
     List<Heap> heaps() {
@@ -251,20 +256,20 @@ final class HeapBuilder {
     }
 
     /** A random object of the mixed population: a type and its component count. */
-    TypeDef mixedType(Random r) {
-        return TypeDef.SMALL_MIX.get(r.nextInt(TypeDef.SMALL_MIX.size()));
+    TypeSystem.Placed mixedType(Random r) {
+        return mix[r.nextInt(mix.length)];
     }
 
-    long mixedCount(TypeDef spec, Random r) {
-        return spec.hasComponents() ? r.nextInt(spec.shape() == TypeDef.Shape.STRING ? 48 : 64) : 0;
+    long mixedCount(TypeSystem.Placed spec, Random r) {
+        return spec.def().hasComponents() ? r.nextInt(spec.def().shape() == TypeDef.Shape.STRING ? 48 : 64) : 0;
     }
 
     private void fill(Heap heap, int generation, long objects, double garbage, boolean markBits) {
         for (long i = 0; i < objects; i++) {
-            TypeDef spec = mixedType(random);
+            TypeSystem.Placed spec = mixedType(random);
             long count = mixedCount(spec, random);
             if (random.nextDouble() < garbage) {
-                long size = step(spec.size(count));
+                long size = step(spec.def().size(count));
                 RegionState region = fillRegion(heap, generation, size);
                 writeFree(runAt(region), size, GroundTruth.Kind.FREE);
                 region.cursor = region.current.end;
@@ -334,14 +339,16 @@ final class HeapBuilder {
         if (type.shape() != TypeDef.Shape.STRING) {
             throw new IllegalArgumentException("the frozen segment holds string literals, not " + type.name());
         }
+        TypeSystem.Placed placed = types.placed(type);
+        Step.Lengths.Sampler sampler = lengths.sampler(r);
         for (long i = 0; i < count; i++) {
-            long n = lengths.draw(r);
+            long n = sampler.next();
             long size = step(type.size(n));
             if (frozenSegment.room() < size) {
                 throw new IllegalStateException(String.format("the frozen segment [0x%x, 0x%x) is full: %,d bytes of strings do not fit",
                         frozenSegment.mem, frozenSegment.reserved, size));
             }
-            long at = writeObject(runAt(frozenSegment), type, n, false);
+            long at = writeObject(runAt(frozenSegment), placed, n, false);
             frozenSegment.cursor = frozenSegment.current.end;
             if (referencePoolSize < REFERENCE_POOL) {
                 referencePool[referencePoolSize++] = at;
@@ -359,7 +366,11 @@ final class HeapBuilder {
      * allocator does. Returns its address.
      */
     long place(Heap heap, int generation, TypeDef spec, long count, boolean dies) {
-        long size = spec.size(count);
+        return place(heap, generation, types.placed(spec), count, dies);
+    }
+
+    long place(Heap heap, int generation, TypeSystem.Placed spec, long count, boolean dies) {
+        long size = spec.def().size(count);
         int where = generation <= 2 && size >= lohThreshold ? LOH : generation;
         long need = step(size) + (where == LOH ? padSize : 0);
         RegionState region = fillRegion(heap, where, need);
@@ -372,19 +383,24 @@ final class HeapBuilder {
         return at;
     }
 
-    /** Writes an object at the end of {@code run} (its header slot before it stays zero), records it, and returns its address. */
     long writeObject(GroundTruth.Run run, TypeDef spec, long count, boolean dies) {
+        return writeObject(run, types.placed(spec), count, dies);
+    }
+
+    /** Writes an object at the end of {@code run} (its header slot before it stays zero), records it, and returns its address. */
+    long writeObject(GroundTruth.Run run, TypeSystem.Placed placed, long count, boolean dies) {
         var memory = process.memory();
-        long mt = types.methodTable(spec);
+        TypeDef spec = placed.def();
         long at = run.end;
-        memory.writePointer(at, mt);
+        memory.writePointer(at, placed.methodTable());
         if (spec.hasComponents()) {
             memory.writeInt(at + lengthOffset, (int) count);
         }
         switch (spec.shape()) {
             case STRING -> {
-                for (int c = 0; c < count; c++) {
-                    memory.writeShort(at + charsOffset + 2L * c, (short) ('a' + (c % 26)));
+                for (long c = 0; c < count; c += CHARACTERS.length / 2) {
+                    int chars = (int) Math.min(count - c, CHARACTERS.length / 2);
+                    memory.write(at + charsOffset + 2 * c, CHARACTERS, 0, 2 * chars);
                 }
             }
             case REFERENCE_ARRAY -> writeReferences(at + TypeDef.SZ_ARRAY_DATA_OFFSET, count);
@@ -392,8 +408,16 @@ final class HeapBuilder {
             default -> {
             }
         }
-        truth.append(run, truth.typeIndex(mt, spec.baseSize(), spec.componentSize(), GroundTruth.Kind.OBJECT), count, dies);
+        truth.append(run, placed.truthType(), count, dies);
         return at;
+    }
+
+    private static byte[] characters(int count) {
+        byte[] bytes = new byte[2 * count];
+        for (int c = 0; c < count; c++) {
+            bytes[2 * c] = (byte) ('a' + c % 26);
+        }
+        return bytes;
     }
 
     /** Reference slots: every other one points at a frozen string literal (when there are any), the rest are null. */

@@ -85,11 +85,13 @@ public final class RuntimeBuilder {
                                 default -> 4;
                             };
                             List<HeapBuilder.Heap> all = heaps.heaps();
+                            TypeSystem.Placed placed = types.placed(type);
+                            Step.Lengths.Sampler lengths = a.lengths().sampler(random);
                             for (long i = 0; i < a.count(); i++) {
                                 HeapBuilder.Heap heap = a.heap() >= 0 ? all.get(a.heap()) : all.get((int) (i % all.size()));
-                                long count = type.hasComponents() ? a.lengths().draw(random) : 0;
+                                long count = type.hasComponents() ? lengths.next() : 0;
                                 boolean dies = a.dies() > 0 && random.nextDouble() < a.dies();
-                                heaps.place(heap, generation, type, count, dies);
+                                heaps.place(heap, generation, placed, count, dies);
                             }
                         }
                     }

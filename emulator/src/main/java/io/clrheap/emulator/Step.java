@@ -95,11 +95,24 @@ public sealed interface Step permits Step.Allocate, Step.Collect {
         }
 
         long draw(java.util.Random random) {
+            return sampler(random).next();
+        }
+
+        /** Draws component counts one after the other. */
+        interface Sampler {
+            long next();
+        }
+
+        /** A sampler over {@code random}, with what each draw needs worked out once. */
+        Sampler sampler(java.util.Random random) {
             return switch (distribution) {
-                case FIXED -> min;
-                case UNIFORM -> min + (max == min ? 0 : random.nextLong(max - min + 1));
-                // many short, few long: uniform in log(1 + n)
-                case LOG_UNIFORM -> Math.min(max, min + (long) Math.expm1(random.nextDouble() * Math.log1p(max - min)));
+                case FIXED -> () -> min;
+                case UNIFORM -> max == min ? () -> min : () -> min + random.nextLong(max - min + 1);
+                case LOG_UNIFORM -> {
+                    // many short, few long: uniform in log(1 + n)
+                    double span = Math.log1p(max - min);
+                    yield () -> Math.min(max, min + (long) Math.expm1(random.nextDouble() * span));
+                }
             };
         }
     }

@@ -72,14 +72,15 @@ final class ThreadBuilder {
         int allocating = atRegionStart ? threads.size() - 1 : threads.size();
         for (long i = 0; i < process.scenario().gen0Objects(); i++) {
             ThreadState t = threads.get((int) (i % allocating) + (atRegionStart ? 1 : 0));
-            TypeDef spec = heaps.mixedType(random);
+            TypeSystem.Placed spec = heaps.mixedType(random);
             allocate(t, spec, heaps.mixedCount(spec, random), false);
         }
     }
 
     /** A program step's gen0 allocations: the threads of the step's heap (or all threads) take turns. */
     void allocate(Step.Allocate step, Random random) {
-        TypeDef type = types.named(step.type());
+        TypeSystem.Placed type = types.placed(types.named(step.type()));
+        Step.Lengths.Sampler lengths = step.lengths().sampler(random);
         List<ThreadState> allocating = step.heap() < 0 ? threads
                 : threads.stream().filter(t -> t.heap.index == step.heap()).toList();
         if (allocating.isEmpty()) {
@@ -90,7 +91,7 @@ final class ThreadBuilder {
         }
         for (long i = 0; i < step.count(); i++) {
             ThreadState t = allocating.get(turn++ % allocating.size());
-            long count = type.hasComponents() ? step.lengths().draw(random) : 0;
+            long count = type.def().hasComponents() ? lengths.next() : 0;
             boolean dies = step.dies() > 0 && random.nextDouble() < step.dies();
             allocate(t, type, count, dies);
         }
@@ -101,7 +102,11 @@ final class ThreadBuilder {
      * fit, give the context up and take a new one (the slow path). Objects of 85,000 bytes or more go to the LOH.
      */
     private void allocate(ThreadState t, TypeDef spec, long count, boolean dies) {
-        long size = spec.size(count);
+        allocate(t, types.placed(spec), count, dies);
+    }
+
+    private void allocate(ThreadState t, TypeSystem.Placed spec, long count, boolean dies) {
+        long size = spec.def().size(count);
         if (size >= lohThreshold) {
             heaps.place(t.heap, 3, spec, count, dies);
             return;

@@ -17,6 +17,11 @@ final class TypeSystem {
     private final Process process;
     private final Map<String, TypeDef> byName = new LinkedHashMap<>();
     private final Map<TypeDef, Long> methodTables = new LinkedHashMap<>();
+    private final Map<TypeDef, Placed> placed = new java.util.HashMap<>();
+
+    /** A type ready to place: its MethodTable and its entry in the ground truth, looked up once, not per object. */
+    record Placed(TypeDef def, long methodTable, int truthType) {
+    }
     private final long freeMethodTable;
     private final long objectMethodTable;
     private final long arrayMethodTable;
@@ -69,6 +74,16 @@ final class TypeSystem {
                     + byName.keySet());
         }
         return t;
+    }
+
+    Placed placed(TypeDef type) {
+        Placed p = placed.get(type);
+        if (p == null) {
+            long mt = methodTable(type);
+            p = new Placed(type, mt, process.truth().typeIndex(mt, type.baseSize(), type.componentSize(), GroundTruth.Kind.OBJECT));
+            placed.put(type, p);
+        }
+        return p;
     }
 
     long methodTable(TypeDef type) {

@@ -3,7 +3,6 @@ package io.clrheap.emulator.space;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.memory.WritableMemory;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -14,11 +13,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A sparse, writable 64-bit address space: named reservations, backed by 64 KiB chunks of native memory allocated
- * on first write. Untouched memory inside a reservation reads as zero (committed, never written); memory outside
- * every reservation is not mapped. Nothing is allocated for untouched memory, and what is written lives outside
- * the Java heap (freed with the space), so a multi-GiB heap costs the Java heap only its chunk index. Built by one
- * thread; once built, any number of threads may read it at once.
+ * A sparse, writable 64-bit address space: named reservations, backed by 64 KiB chunks of native memory taken on
+ * first write ({@link NativeChunks}). Untouched memory inside a reservation reads as zero (committed, never written);
+ * memory outside every reservation is not mapped. Nothing is allocated for untouched memory, and what is written
+ * lives outside the Java heap (freed with the space), so a multi-GiB heap costs the Java heap only its chunk
+ * directory. Built by one thread; once built, any number of threads may read it at once.
  */
 public final class AddressSpace implements WritableMemory {
 
@@ -29,17 +28,28 @@ public final class AddressSpace implements WritableMemory {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    /** Chunks per directory page: a page covers 256 MiB of addresses (64 regions of 4 MiB). */
+    private static final int PAGE_SHIFT = 12;
+    private static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
+
     private final String name;
     /** Native memory of the chunks: freed when this space is no longer reachable. */
-    private final Arena arena = Arena.ofAuto();
+    private final NativeChunks nativeChunks = new NativeChunks(CHUNK_SIZE);
     private final TreeMap<Long, Reservation> reservations = new TreeMap<>(Long::compareUnsigned);
-    private final Map<Long, MemorySegment> chunks = new HashMap<>();
+    /** Chunk index >>> 12 → the chunks of that page (null where never written): two array reads per access, not a hash lookup. */
+    private final Map<Long, MemorySegment[]> directory = new HashMap<>();
+    private long chunkCount;
     /** The last chunk touched (most accesses are sequential); one reference, so threads reading at once see a consistent pair. */
     private Chunk last = new Chunk(-1, null);
+    /** The last directory page touched: accesses that alternate between regions (heaps in turn) stay in one page. */
+    private Page lastPage = new Page(-1, null);
     /** The last reservation an access fell in: most accesses stay in one. */
     private Reservation lastReservation;
 
     private record Chunk(long index, MemorySegment bytes) {
+    }
+
+    private record Page(long index, MemorySegment[] chunks) {
     }
 
     public AddressSpace(String name) {
@@ -69,7 +79,14 @@ public final class AddressSpace implements WritableMemory {
      * clipped to the reservations they lie in, adjacent pieces joined.
      */
     public List<MemoryRange> touchedRanges() {
-        List<Long> indexes = new ArrayList<>(chunks.keySet());
+        List<Long> indexes = new ArrayList<>();
+        directory.forEach((page, chunks) -> {
+            for (int i = 0; i < chunks.length; i++) {
+                if (chunks[i] != null) {
+                    indexes.add((page << PAGE_SHIFT) | i);
+                }
+            }
+        });
         indexes.sort(Long::compareUnsigned);
         List<MemoryRange> ranges = new ArrayList<>();
         long start = 0;
@@ -106,7 +123,7 @@ public final class AddressSpace implements WritableMemory {
 
     /** Bytes of chunks allocated: the memory this space really uses. */
     public long allocatedBytes() {
-        return (long) chunks.size() * CHUNK_SIZE;
+        return chunkCount * CHUNK_SIZE;
     }
 
     private void check(long address, long length) {
@@ -128,13 +145,28 @@ public final class AddressSpace implements WritableMemory {
         if (cached.index() == index) {
             return cached.bytes();
         }
-        MemorySegment c = chunks.get(index);
+        long pageIndex = index >>> PAGE_SHIFT;
+        Page page = lastPage;
+        if (page.index() != pageIndex) {
+            MemorySegment[] chunks = directory.get(pageIndex);
+            if (chunks == null) {
+                if (!create) {
+                    return null;
+                }
+                chunks = new MemorySegment[1 << PAGE_SHIFT];
+                directory.put(pageIndex, chunks);
+            }
+            page = new Page(pageIndex, chunks);
+            lastPage = page;
+        }
+        MemorySegment c = page.chunks()[(int) (index & PAGE_MASK)];
         if (c == null) {
             if (!create) {
                 return null;
             }
-            c = arena.allocate(CHUNK_SIZE, 64); // zeroed: committed memory the process never wrote reads as zero
-            chunks.put(index, c);
+            c = nativeChunks.allocate(); // zeroed: committed memory the process never wrote reads as zero
+            page.chunks()[(int) (index & PAGE_MASK)] = c;
+            chunkCount++;
         }
         last = new Chunk(index, c);
         return c;

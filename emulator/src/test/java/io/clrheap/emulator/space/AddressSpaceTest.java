@@ -87,4 +87,22 @@ class AddressSpaceTest {
             pool.shutdown();
         }
     }
+
+    @Test
+    void chunksComeFromSeveralNativeSlabsAndStartZeroed() {
+        long base = 0x7e0000000000L;
+        space.reserve("gc reserve", base, 1L << 32);
+        int chunks = (int) (NativeChunks.SLAB_SIZE / AddressSpace.CHUNK_SIZE) + 100; // more than one slab holds
+        for (int i = 0; i < chunks; i++) {
+            long a = base + (long) i * AddressSpace.CHUNK_SIZE * 3 + 8;
+            assertThat(space.readLong(a)).isZero();
+            space.writeLong(a, i);
+            assertThat(space.readLong(a + 8)).isZero(); // the rest of a fresh chunk reads as zero
+        }
+        for (int i = 0; i < chunks; i++) {
+            assertThat(space.readLong(base + (long) i * AddressSpace.CHUNK_SIZE * 3 + 8)).isEqualTo(i);
+        }
+        assertThat(space.allocatedBytes()).isEqualTo((long) chunks * AddressSpace.CHUNK_SIZE);
+        assertThat(space.touchedRanges()).hasSize(chunks);
+    }
 }
