@@ -29,7 +29,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class EmulatorBuildBenchmark {
 
-    /** The chunk size {@code AddressSpace} allocates in. */
+    /** The chunk size {@code AddressSpace} works in. */
     static final int CHUNK = 64 << 10;
 
     /** The scenario, and the last build: checked against the targets and dropped between shots, outside the timing. */
@@ -80,8 +80,8 @@ public class EmulatorBuildBenchmark {
     }
 
     /**
-     * The baseline: {@code bytes} of native memory in 64 KiB chunks, 64-byte aligned, as {@code AddressSpace} takes
-     * them. {@link Arena#allocate(long, long)} zero-fills what it returns (its specification), and that memset, page
+     * The baseline: {@code bytes} of native memory in 64 KiB chunks, 64-byte aligned (the chunk size of
+     * {@code AddressSpace}). {@link Arena#allocate(long, long)} zero-fills what it returns (its specification), and that memset, page
      * faults included, is the cost measured; filling again would add a second pass the build does not make.
      */
     @Benchmark

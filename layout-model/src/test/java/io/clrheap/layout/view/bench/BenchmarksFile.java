@@ -8,10 +8,10 @@ import java.nio.file.Path;
 /**
  * BENCHMARKS.md holds one section per benchmark report, each written by its own run: a report replaces its own
  * section (from its {@code ## } heading to the next one or the end) and leaves the others as they are, so that the
- * reports of different modules can run one after the other into the same file. The emulator module has the same
- * class (test classes are not shared between modules); a change goes into both.
+ * reports of different modules can run one after the other into the same file. The emulator's benchmarks use it too,
+ * through this module's test jar.
  */
-final class BenchmarksFile {
+public final class BenchmarksFile {
 
     static final String PREAMBLE = "# Benchmarks\n\nEvery figure is a ratio against a baseline measured in the same run; "
             + "absolute numbers are for context only (these machines are noisy).\n\n";
@@ -20,7 +20,7 @@ final class BenchmarksFile {
     }
 
     /** Writes {@code section} (starting with its {@code ## } heading line) into {@code file}, in place of its previous version. */
-    static void writeSection(Path file, String section) throws IOException {
+    public static void writeSection(Path file, String section) throws IOException {
         String old = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
         Files.writeString(file, replaceSection(old, section), StandardCharsets.UTF_8);
     }

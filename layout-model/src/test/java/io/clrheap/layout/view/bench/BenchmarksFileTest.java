@@ -1,4 +1,4 @@
-package io.clrheap.emulator.bench;
+package io.clrheap.layout.view.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
