@@ -39,5 +39,14 @@ public enum Feature {
     /** §16: a live allocation context whose limit + 24 is its gen0 region's reserved end. */
     CONTEXT_AT_REGION_END,
     /** §17: a live allocation context left in a gen0 region that is no longer the ephemeral one (another thread moved on). */
-    CONTEXT_IN_OLDER_REGION
+    CONTEXT_IN_OLDER_REGION;
+
+    /** Threads of its own an edge case takes (ThreadBuilder.placeContextEdgeCases). */
+    public int threadsNeeded() {
+        return switch (this) {
+            case EXHAUSTED_CONTEXT, CONTEXT_AT_REGION_END, CONTEXT_AT_REGION_START -> 1;
+            case CHAINED_CONTEXTS, CONTEXT_IN_OLDER_REGION -> 2;
+            default -> 0;
+        };
+    }
 }

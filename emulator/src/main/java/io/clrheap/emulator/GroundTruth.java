@@ -69,6 +69,8 @@ public final class GroundTruth {
         int count;
         /** Objects of kind OBJECT that do not die. */
         int live;
+        /** Objects that die at the next collection. */
+        int dying;
         byte[] data = new byte[32];
         int length;
 
@@ -203,6 +205,9 @@ public final class GroundTruth {
         if (t.kind() == Kind.OBJECT && !dies) {
             run.live++;
             liveObjects++;
+        }
+        if (dies) {
+            run.dying++;
         }
         return at;
     }

@@ -35,6 +35,13 @@ final class HeapBuilder {
         final List<GroundTruth.Run> runs = new ArrayList<>();
         /** The run direct placement appends to while it ends at the cursor. */
         GroundTruth.Run current;
+        /** Swept by a collection, with nothing placed since. */
+        boolean swept;
+
+        /** Nothing to do for a sweep: swept before, nothing placed since, and nothing in it dies. */
+        boolean clean() {
+            return swept && runs.stream().allMatch(r -> r.dying == 0);
+        }
 
         RegionState(int heap, int generation, boolean frozen, long start, long mem, long reserved) {
             this.heap = heap;
@@ -129,7 +136,9 @@ final class HeapBuilder {
     private final long freeBaseSize;
     private final int freeType;
     private final int paddingType;
+    /** The frozen segment strings go to: the newest, at the head of heap 0's gen2 list. */
     private RegionState frozenSegment;
+    private long nextFrozen = ProcessLayout.FROZEN_HEAP;
     private final long[] referencePool = new long[REFERENCE_POOL];
     private int referencePoolSize;
     /** The mixed population's types, placed. */
@@ -202,6 +211,7 @@ final class HeapBuilder {
             region.runs.add(run);
             region.current = run;
         }
+        region.swept = false;
         return run;
     }
 
@@ -264,24 +274,42 @@ final class HeapBuilder {
         return spec.def().hasComponents() ? r.nextInt(spec.def().shape() == TypeDef.Shape.STRING ? 48 : 64) : 0;
     }
 
+    /**
+     * The mixed population of an older generation: the dead ones are free space between survivors, one free object
+     * per gap (a sweep merges neighbours), and nothing after the last survivor.
+     */
     private void fill(Heap heap, int generation, long objects, double garbage, boolean markBits) {
+        long gap = 0;
         for (long i = 0; i < objects; i++) {
             TypeSystem.Placed spec = mixedType(random);
             long count = mixedCount(spec, random);
+            long size = step(spec.def().size(count));
             if (random.nextDouble() < garbage) {
-                long size = step(spec.def().size(count));
-                RegionState region = fillRegion(heap, generation, size);
-                writeFree(runAt(region), size, GroundTruth.Kind.FREE);
-                region.cursor = region.current.end;
-            } else {
-                long at = place(heap, generation, spec, count, false);
-                if (markBits && i % 10 == 0) {
-                    // GC_MARKED in the MethodTable word, as during a GC's mark phase (gc.cpp; walkers mask it)
-                    process.memory().writePointer(at, process.memory().readPointer(at) | 1);
+                gap += size;
+                if (gap < MAX_GAP) {
+                    continue;
                 }
+            }
+            if (gap > 0) {
+                RegionState region = fillRegion(heap, generation, gap + size);
+                writeFree(runAt(region), gap, GroundTruth.Kind.FREE);
+                region.cursor = region.current.end;
+                if (gap >= MAX_GAP) {
+                    gap = 0;
+                    continue; // that object was dead too: it ended the gap
+                }
+                gap = 0;
+            }
+            long at = place(heap, generation, spec, count, false);
+            if (markBits && i % 10 == 0) {
+                // GC_MARKED in the MethodTable word, as during a GC's mark phase (gc.cpp; walkers mask it)
+                process.memory().writePointer(at, process.memory().readPointer(at) | 1);
             }
         }
     }
+
+    /** A run of dead objects this long is written as a free object at once (it could not share a region with a survivor). */
+    private static final long MAX_GAP = 1L << 20;
 
     /** The sizes a walker can get wrong (walker-semantics.md section 7, items 1-6), and a large free gap (38). */
     private void placeEdgeCases(Heap heap, Scenario s) {
@@ -326,27 +354,49 @@ final class HeapBuilder {
         }
     }
 
-    /** The frozen heap's first segment: mem = base + 8 (GC._RegisterFrozenSegment's ibFirstObject), read-only. */
+    /** The frozen heap's first segment: mem = base + 8 (GC._RegisterFrozenSegment's ibFirstObject), read-only, 4 MiB reserved. */
     private void createFrozenSegment(Heap heap) {
-        long base = ProcessLayout.FROZEN_HEAP;
-        frozenSegment = new RegionState(heap.index, 2, true, base, base + layout.constant("frozen_segment.first_object_offset"),
-                base + layout.constant("frozen_segment.initial_reserve"));
-        heap.generations.get(2).add(frozenSegment);
+        newFrozenSegment(heap, layout.constant("frozen_segment.initial_reserve"));
     }
 
-    /** Frozen string literals, appended to the frozen segment. */
+    /**
+     * A new frozen segment of {@code size} reserved bytes, pushed at the head of heap 0's gen2 list (gc.cpp
+     * insert_ro_segment), a reservation of its own after the previous one.
+     */
+    private void newFrozenSegment(Heap heap, long size) {
+        long base = nextFrozen;
+        if (base + size > ProcessLayout.FROZEN_HEAP + ProcessLayout.FROZEN_HEAP_SIZE) {
+            throw new IllegalStateException(String.format("the frozen heap's %d GiB range is used up: %d segments hold the scenario's frozen strings so far",
+                    ProcessLayout.FROZEN_HEAP_SIZE >> 30, frozenCount));
+        }
+        process.memory().reserve("frozen segment " + (frozenCount++), base, size);
+        nextFrozen = base + size + ProcessLayout.FROZEN_SEGMENT_GAP;
+        frozenSegment = new RegionState(heap.index, 2, true, base, base + layout.constant("frozen_segment.first_object_offset"), base + size);
+        heap.generations.get(2).add(0, frozenSegment);
+    }
+
+    private int frozenCount;
+
+    /**
+     * Frozen string literals, appended to the frozen segment; when it is full, a new segment reserving twice as much
+     * (the frozen object heap's growth, clr-layouts.md). Objects over 64 KiB are never frozen.
+     */
     void placeFrozen(TypeDef type, long count, Step.Lengths lengths, Random r) {
         if (type.shape() != TypeDef.Shape.STRING) {
             throw new IllegalArgumentException("the frozen segment holds string literals, not " + type.name());
         }
         TypeSystem.Placed placed = types.placed(type);
         Step.Lengths.Sampler sampler = lengths.sampler(r);
+        long largest = layout.constant("frozen_segment.max_object_size");
         for (long i = 0; i < count; i++) {
             long n = sampler.next();
             long size = step(type.size(n));
+            if (size > largest) {
+                throw new IllegalArgumentException(String.format("a frozen string of %,d characters (%,d bytes): objects over %,d bytes are never frozen",
+                        n, size, largest));
+            }
             if (frozenSegment.room() < size) {
-                throw new IllegalStateException(String.format("the frozen segment [0x%x, 0x%x) is full: %,d bytes of strings do not fit",
-                        frozenSegment.mem, frozenSegment.reserved, size));
+                newFrozenSegment(heaps.get(0), 2 * (frozenSegment.reserved - frozenSegment.start));
             }
             long at = writeObject(runAt(frozenSegment), placed, n, false);
             frozenSegment.cursor = frozenSegment.current.end;
@@ -426,12 +476,29 @@ final class HeapBuilder {
             return;
         }
         for (long i = 0; i < slots; i += 2) {
-            process.memory().writePointer(first + 8 * i, referencePool[(int) ((first >>> 3) + i) % referencePoolSize]);
+            process.memory().writePointer(first + 8 * i, referencePool[(int) Math.floorMod((first >>> 3) + i, (long) referencePoolSize)]);
         }
     }
 
-    /** A free object of {@code size} bytes at the end of {@code run}: the free MethodTable, then a full size_t of size - 24 (gc.cpp make_unused_array). */
+    /**
+     * A free object of {@code size} bytes at the end of {@code run}: the free MethodTable, then a full size_t of
+     * size - 24 (gc.cpp make_unused_array). A gap of 4 GiB or more becomes several free objects, each with a length
+     * that fits 32 bits, as make_unused_array splits it on 64-bit hosts (walker-semantics.md 1.4).
+     */
     void writeFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
+        long rest = size;
+        while (rest > MAX_FREE_OBJECT) {
+            long piece = rest - MAX_FREE_OBJECT < freeBaseSize ? MAX_FREE_OBJECT - freeBaseSize : MAX_FREE_OBJECT;
+            writeOneFree(run, piece, kind);
+            rest -= piece;
+        }
+        writeOneFree(run, rest, kind);
+    }
+
+    /** The largest free object: a length of 2^32 - 8 (the largest 8-aligned 32-bit length) after its 24-byte header. */
+    private static final long MAX_FREE_OBJECT = (1L << 32) - 8 + 24;
+
+    private void writeOneFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
         long at = run.end;
         process.memory().writePointer(at, types.freeMethodTable());
         process.memory().writeLong(at + lengthOffset, size - freeBaseSize);
@@ -453,6 +520,7 @@ final class HeapBuilder {
         gen0.cursor += bytes;
         GroundTruth.Run run = truth.startRun(ptr, heap.index, 0);
         gen0.runs.add(run);
+        gen0.swept = false;
         return new Context(ptr, ptr + bytes - reserve, run);
     }
 
@@ -472,24 +540,30 @@ final class HeapBuilder {
         gen0.cursor = gen0.reserved;
         GroundTruth.Run run = truth.startRun(ptr, heap.index, 0);
         gen0.runs.add(run);
+        gen0.swept = false;
         return new Context(ptr, gen0.reserved - reserve, run);
     }
 
     /**
      * A collection of generations 0..{@code condemned} (Step.Collect): every allocation context must have been given
      * up. Dying objects become free objects, merged with free neighbours (an LOH object's padding stays with it while
-     * it lives); the survivors' regions are promoted in place; each heap gets a fresh gen0 region.
+     * it lives); nothing follows a region's last survivor (its end moves back to it); regions left with no survivor
+     * are released, as the GC returns them to its free list (each generation keeps one); the survivors' regions are
+     * promoted in place; each heap gets a fresh gen0 region.
      */
     void collect(int condemned) {
+        List<GroundTruth.Run> replaced = new ArrayList<>();
         for (Heap heap : heaps) {
             for (int g = 0; g < 5; g++) {
                 boolean swept = g <= condemned || (condemned == 2 && g >= LOH);
                 if (swept) {
-                    for (RegionState r : heap.generations.get(g)) {
-                        if (!r.frozen) {
-                            sweep(r);
+                    List<RegionState> list = heap.generations.get(g);
+                    for (RegionState r : list) {
+                        if (!r.frozen && !r.clean()) {
+                            sweep(r, replaced);
                         }
                     }
+                    releaseEmpty(list);
                 }
             }
             for (int g = Math.min(condemned, 1); g >= 0; g--) {
@@ -501,14 +575,37 @@ final class HeapBuilder {
                     }
                 }
                 heap.generations.get(g + 1).addAll(promoted);
+                releaseEmpty(heap.generations.get(g + 1));
                 promoted.clear();
             }
             newRegion(heap, 0, 0);
         }
+        truth.removeRuns(replaced);
     }
 
-    /** Rewrites a region's objects as one run: survivors kept in place, dead objects and free gaps turned into free objects. */
-    private void sweep(RegionState region) {
+    /** Releases a generation's empty regions (mem == end), keeping its frozen segments and at least one region. */
+    private static void releaseEmpty(List<RegionState> list) {
+        List<RegionState> kept = new ArrayList<>();
+        for (RegionState r : list) {
+            if (r.frozen || r.cursor != r.mem) {
+                kept.add(r);
+            }
+        }
+        if (kept.stream().noneMatch(r -> !r.frozen)) {
+            list.stream().filter(r -> !r.frozen).findFirst().ifPresent(kept::add);
+        }
+        if (kept.size() != list.size()) {
+            list.clear();
+            list.addAll(kept);
+        }
+    }
+
+    /**
+     * Rewrites a region's objects as one run: survivors kept in place, dead objects and free gaps between survivors
+     * turned into free objects; the region ends after its last survivor (walker-semantics.md 1.4: no free object
+     * after a region's last object). The runs it replaces are added to {@code replaced}.
+     */
+    private void sweep(RegionState region, List<GroundTruth.Run> replaced) {
         List<GroundTruth.Run> old = new ArrayList<>(region.runs);
         old.sort(Comparator.comparingLong(r -> r.start));
         GroundTruth.Run run = truth.startRun(region.mem, region.heap, region.generation);
@@ -531,11 +628,7 @@ final class HeapBuilder {
                     if (padding != -1) {
                         writeFree(run, c.address - padding, GroundTruth.Kind.PADDING);
                     }
-                    GroundTruth.TypeInfo t = truth.type(c.type);
                     truth.append(run, c.type, c.components, false);
-                    if (run.end - c.address != step(t.baseSize() + c.components * t.componentSize())) {
-                        throw new IllegalStateException("sweep out of step at 0x" + Long.toHexString(c.address));
-                    }
                     freeStart = -1;
                     padding = -1;
                 } else if (kind == GroundTruth.Kind.PADDING && padding == -1) {
@@ -549,18 +642,15 @@ final class HeapBuilder {
                 cursor = c.address + step(c.size);
             }
         }
-        long spanStart = freeStart != -1 ? freeStart : padding;
-        if (spanStart != -1) {
-            writeFree(run, cursor - spanStart, GroundTruth.Kind.FREE);
+        if (run.end != (freeStart != -1 ? freeStart : padding != -1 ? padding : cursor)) {
+            throw new IllegalStateException(String.format("region 0x%x: swept to 0x%x, out of step with its objects", region.mem, run.end));
         }
-        if (run.end != cursor) {
-            throw new IllegalStateException(String.format("region 0x%x: swept to 0x%x, objects end at 0x%x", region.mem, run.end, cursor));
-        }
-        truth.removeRuns(old);
+        replaced.addAll(old);
         region.runs.clear();
         region.runs.add(run);
         region.current = run;
-        region.cursor = cursor;
+        region.cursor = run.end; // the dead tail is end-of-region space now, tracked by allocated alone
+        region.swept = true;
     }
 
     /** Writes descriptors, generation tables and the per-heap objects; returns the server heap array (0 under workstation GC). */
@@ -604,8 +694,10 @@ final class HeapBuilder {
                 generation.allocationSegment(list.get(list.size() - 1).descriptor);
                 generation.tailRegion(list.get(list.size() - 1).descriptor);
                 generation.genNum(g);
-                if (list.get(0).frozen) {
-                    generation.tailRoRegion(list.get(0).descriptor);
+                RegionState firstFrozen = list.stream().filter(r -> r.frozen).reduce((a, b) -> b).orElse(null);
+                if (firstFrozen != null) {
+                    // tail_ro_region: the first read-only segment ever inserted, the last of them in the list (insert_ro_segment)
+                    generation.tailRoRegion(firstFrozen.descriptor);
                 }
             }
             if (server) {

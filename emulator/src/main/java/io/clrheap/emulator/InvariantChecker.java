@@ -11,7 +11,7 @@ import java.util.List;
  * emulated process: every region's {@code [mem, end)} is tiled by its objects and the allocation contexts in it (gaps
  * are free objects); each object's MethodTable word in memory is the recorded one; every LOH object follows a
  * 32-byte padding free object and POH objects do not; every context lies inside a gen0 region; every handle's target
- * is an object.
+ * is an object, not a free one; free objects' lengths fit 32 bits.
  */
 public final class InvariantChecker {
 
@@ -93,8 +93,13 @@ public final class InvariantChecker {
                 if (length != size - layout.constant("free_object.base_size")) {
                     violations.add(String.format("free object 0x%x: its length says %d bytes, the ground truth %d", address, length + 24, size));
                 }
+                if (Long.compareUnsigned(length, 1L << 32) >= 0) {
+                    violations.add(String.format("free object 0x%x: a length of %d does not fit the 32 bits walkers read", address, length));
+                }
             }
-            handleTargets.remove(address);
+            if (kind == GroundTruth.Kind.OBJECT) {
+                handleTargets.remove(address); // a handle to a free object would be a dangling handle
+            }
             state.afterPadding = kind == GroundTruth.Kind.PADDING && size == padSize;
             state.cursor = address + Math.max((size + 7) & -8L, layout.constant("object.min_size"));
         });

@@ -21,8 +21,12 @@ public final class ProcessLayout {
     /** The GC's reserve range: every region is carved from it at region alignment. */
     public static final long GC_RESERVE = 0x7e20_0000_0000L;
     public static final long GC_RESERVE_SIZE = 256L << 30;
-    /** The frozen (non-GC) heap: outside [g_lowest_address, g_highest_address), like the runtime's FOH. */
+    /** The frozen (non-GC) heap: outside [g_lowest_address, g_highest_address), like the runtime's FOH; its segments follow one another from here. */
     public static final long FROZEN_HEAP = 0x7f38_0000_0000L;
+    /** The frozen heap's range: 4 GiB, up to the loader heap. */
+    public static final long FROZEN_HEAP_SIZE = 4L << 30;
+    /** Unmapped space between two frozen segments (each is a reservation of its own). */
+    public static final long FROZEN_SEGMENT_GAP = 64L << 10;
     /** Per-thread blocks of .NET 9/10 (RuntimeThreadLocals live in TLS, away from Thread objects). */
     public static final long THREAD_LOCALS = 0x7f37_0000_0000L;
     public static final long THREAD_LOCALS_SIZE = 16L << 20;

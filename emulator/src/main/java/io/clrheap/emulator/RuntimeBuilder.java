@@ -18,7 +18,11 @@ import java.util.Map;
  */
 public final class RuntimeBuilder {
 
+    /** The default memory budget: what a build may write before it is refused (16 GiB). */
+    public static final long DEFAULT_MEMORY_BUDGET = 16L << 30;
+
     private final ProfileLoader profiles;
+    private long memoryBudget = DEFAULT_MEMORY_BUDGET;
 
     public RuntimeBuilder(ProfileLoader profiles) {
         this.profiles = profiles;
@@ -28,14 +32,22 @@ public final class RuntimeBuilder {
         this(ProfileLoader.builtIn());
     }
 
+    /** The most bytes of process memory a build may write; a scenario that needs more is refused with a message. */
+    public RuntimeBuilder memoryBudget(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("a memory budget is positive, not " + bytes);
+        }
+        memoryBudget = bytes;
+        return this;
+    }
+
     public EmulatedRuntime build(Scenario scenario) {
         RuntimeLayout layout = profiles.load(scenario.runtime(), scenario.gc());
-        AddressSpace memory = new AddressSpace("emulated " + scenario.name() + " (" + layout.describe() + ")");
+        AddressSpace memory = new AddressSpace("emulated " + scenario.name() + " (" + layout.describe() + ")", memoryBudget);
         memory.reserve("native heap", ProcessLayout.NATIVE_HEAP, ProcessLayout.NATIVE_HEAP_SIZE);
         memory.reserve("loader heap", ProcessLayout.LOADER_HEAP, ProcessLayout.LOADER_HEAP_SIZE);
         memory.reserve("gc bookkeeping", ProcessLayout.BOOKKEEPING, ProcessLayout.BOOKKEEPING_SIZE);
         memory.reserve("gc reserve", ProcessLayout.GC_RESERVE, ProcessLayout.GC_RESERVE_SIZE);
-        memory.reserve("frozen heap", ProcessLayout.FROZEN_HEAP, layout.constant("frozen_segment.initial_reserve"));
         memory.reserve("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE);
         memory.reserve("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE);
 
@@ -65,7 +77,7 @@ public final class RuntimeBuilder {
         handles.handles().forEach(h -> process.truth().addHandle(new GroundTruth.HandleInfo(h.handle(), h.type(), h.target(), h.secondary())));
         globals.writeProcessGlobals(types, heaps.heaps(), heapArray, handleTableMap);
         ModuleImage image = globals.image();
-        return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(), Map.copyOf(process.names()));
+        return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())));
     }
 
     /** The scenario's allocation program, step by step. */
@@ -74,6 +86,10 @@ public final class RuntimeBuilder {
             switch (step) {
                 case Step.Allocate a -> {
                     TypeDef type = types.named(a.type());
+                    if (type.hasComponents() && a.lengths().max() > type.maxComponents()) {
+                        throw new IllegalArgumentException(String.format("allocate %s: lengths up to %,d, but a %s holds at most %,d",
+                                a.type(), a.lengths().max(), a.type(), type.maxComponents()));
+                    }
                     switch (a.where()) {
                         case GEN0 -> threads.allocate(a, random);
                         case FROZEN -> heaps.placeFrozen(type, a.count(), a.lengths(), random);

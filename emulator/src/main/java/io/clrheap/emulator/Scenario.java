@@ -61,6 +61,12 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         if (!(garbage >= 0 && garbage < 1)) {
             throw new IllegalArgumentException("garbage is a fraction in [0, 1), not " + garbage);
         }
+        int needed = features.stream().mapToInt(Feature::threadsNeeded).sum();
+        if (needed > threads) {
+            throw new IllegalArgumentException(String.format("the features %s need %d threads of their own; the scenario has %d",
+                    features.stream().filter(f -> f.threadsNeeded() > 0).map(f -> f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList(),
+                    needed, threads));
+        }
         for (Step step : program) {
             if (step instanceof Step.Allocate a && a.heap() >= heaps) {
                 throw new IllegalArgumentException("allocate " + a.type() + " on heap " + a.heap() + ": the scenario has " + heaps + " heap(s)");

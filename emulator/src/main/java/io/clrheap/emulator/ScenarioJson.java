@@ -108,7 +108,7 @@ public final class ScenarioJson {
         unknownKeys(root, KEYS, source, "");
         try {
             Scenario.Builder b = Scenario.builder(text(root, "name", source, ""))
-                    .description(root.path("description").asText(""))
+                    .description(root.has("description") ? text(root, "description", source, "") : "")
                     .runtime(RuntimeVersion.parse(text(root, "runtime", source, "")))
                     .gc(GcFlavor.parse(text(root, "gc", source, "")))
                     .heaps(integer(root, "heaps", source, ""))

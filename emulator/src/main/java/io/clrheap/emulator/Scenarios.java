@@ -53,6 +53,10 @@ public final class Scenarios {
                 .heaps(64).threads(64).handlesPerKind(1).build());
         add(d.toBuilder().name("datas-one-heap").description("§23: server GC with n_heaps = 1 (DATAS)").heaps(1).build());
         add(d.toBuilder().name("frozen-many").description("§18: 2,000 frozen string literals in the read-only segment").frozenStrings(2000).build());
+        add(d.toBuilder().name("frozen-segments")
+                .description("§18: frozen string literals over three segments, each reserving twice the last, the newest at the head of heap 0's gen2 list")
+                .allocate(new Step.Allocate("System.String", 400, Step.Lengths.uniform(20_000, 32_000), Step.Where.FROZEN, -1, 0))
+                .build());
         add(d.toBuilder().name("collected")
                 .description("§7: garbage collected by gen0, gen1 and gen2 collections: fragmented, promoted regions, free gaps between survivors")
                 .garbage(0)
@@ -87,7 +91,7 @@ public final class Scenarios {
         add(d.toBuilder().name("huge-loh").description("an LOH object larger than a 32 MiB large region: it gets a region of its own, several large regions long")
                 .allocate(new Step.Allocate("System.Byte[]", 1, Step.Lengths.fixed(40L << 20), Step.Where.LOH, 0, 0))
                 .build());
-        add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").threads(6).features(Set.of(Feature.values())).build());
+        add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").threads(7).features(Set.of(Feature.values())).build());
     }
 
     private Scenarios() {

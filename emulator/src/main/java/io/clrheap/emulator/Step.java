@@ -54,6 +54,9 @@ public sealed interface Step permits Step.Allocate, Step.Collect {
             if (heap < -1 || heap >= 64) {
                 throw new IllegalArgumentException("allocate " + type + ": heap must be -1 (all) or 0..63, not " + heap);
             }
+            if (where == Where.FROZEN && dies > 0) {
+                throw new IllegalArgumentException("allocate " + type + ": frozen objects never die (dies must be 0)");
+            }
         }
     }
 

@@ -47,7 +47,7 @@ final class ThreadBuilder {
     private HeapBuilder.Context globalContext;
     private HeapBuilder.Context heapContext;
     /** Where the next allocation goes when threads take turns. */
-    private int turn;
+    private long turn;
 
     ThreadBuilder(Process process, RuntimeGlobals globals, HeapBuilder heaps, TypeSystem types) {
         this.process = process;
@@ -63,15 +63,8 @@ final class ThreadBuilder {
 
     /** Each thread allocates its share of the scenario's mixed gen0 population through its allocation context. */
     void allocateGen0(Random random) {
-        // §11: thread 0 takes the first context of its gen0 region and allocates nothing in it
-        boolean atRegionStart = process.scenario().has(Feature.CONTEXT_AT_REGION_START) && threads.size() > 1;
-        if (atRegionStart) {
-            ThreadState first = threads.get(0);
-            first.context = heaps.newContext(first.heap, 512);
-        }
-        int allocating = atRegionStart ? threads.size() - 1 : threads.size();
         for (long i = 0; i < process.scenario().gen0Objects(); i++) {
-            ThreadState t = threads.get((int) (i % allocating) + (atRegionStart ? 1 : 0));
+            ThreadState t = threads.get((int) (i % threads.size()));
             TypeSystem.Placed spec = heaps.mixedType(random);
             allocate(t, spec, heaps.mixedCount(spec, random), false);
         }
@@ -90,7 +83,7 @@ final class ThreadBuilder {
             retire(allocating.get(0));
         }
         for (long i = 0; i < step.count(); i++) {
-            ThreadState t = allocating.get(turn++ % allocating.size());
+            ThreadState t = allocating.get((int) (turn++ % allocating.size()));
             long count = type.def().hasComponents() ? lengths.next() : 0;
             boolean dies = step.dies() > 0 && random.nextDouble() < step.dies();
             allocate(t, type, count, dies);
@@ -126,11 +119,16 @@ final class ThreadBuilder {
         threads.forEach(this::retire);
     }
 
-    /** The edge cases of contexts: one used up exactly, a live global context, a live heap gen0 context, one ending at its region's end. */
+    /**
+     * The edge cases of contexts, after the program: each takes threads of its own, in this order, from thread 0 on
+     * ({@link Feature#threadsNeeded}): one used up exactly, two chained, one left in an older region, one running to its
+     * region's end, one at a region's start; then a live global context and a live heap gen0 context.
+     */
     void placeContextEdgeCases() {
         Scenario s = process.scenario();
+        int next = 0;
         if (s.has(Feature.EXHAUSTED_CONTEXT)) {
-            ThreadState t = threads.get(0);
+            ThreadState t = threads.get(next++);
             retire(t);
             HeapBuilder.Context c = heaps.newContext(t.heap, ProcessLayout.ALLOCATION_QUANTUM - layout.constant("alloc_context.tail_reserve"));
             t.context = c;
@@ -142,27 +140,20 @@ final class ThreadBuilder {
             heaps.writeObject(c.run, TypeDef.BYTE_ARRAY, rest - 24, false);
             c.pointer = c.limit;
         }
-        if (s.has(Feature.CHAINED_CONTEXTS) && threads.size() > 2) {
+        if (s.has(Feature.CHAINED_CONTEXTS)) {
             // two threads take fresh contexts on one heap, one after the other: the second starts where the first's reserve ends
-            HeapBuilder.Heap heap = threads.get(threads.size() - 2).heap;
-            for (ThreadState t : List.of(threads.get(threads.size() - 2), threads.get(threads.size() - 1))) {
+            HeapBuilder.Heap heap = threads.get(next).heap;
+            for (ThreadState t : List.of(threads.get(next), threads.get(next + 1))) {
                 retire(t);
                 t.heap = heap;
                 t.context = heaps.newContext(heap, 1024);
             }
+            next += 2;
         }
-        if (s.has(Feature.CONTEXT_AT_REGION_END) && threads.size() > 1) {
-            // §16: a thread's context runs to the end of its gen0 region: limit + 24 == reserved (thread 3 when there are
-            // enough threads for every edge case to have its own: 0 exhausted, 1-2 older region, 3 region end, last two chained)
-            ThreadState t = threads.get(threads.size() >= 6 ? 3 : threads.size() - 1);
-            retire(t);
-            t.context = heaps.newContextToRegionEnd(t.heap);
-            allocate(t, TypeDef.NODE, 0, false);
-        }
-        if (s.has(Feature.CONTEXT_IN_OLDER_REGION) && threads.size() > 2) {
-            // §17: thread 0 keeps a fresh context in its gen0 region while thread 1, on the same heap, starts the next region
-            ThreadState stays = threads.get(1);
-            ThreadState moves = threads.get(threads.size() > 2 ? 2 : 0);
+        if (s.has(Feature.CONTEXT_IN_OLDER_REGION)) {
+            // §17: one thread keeps a fresh context in its gen0 region while another, on the same heap, starts the next region
+            ThreadState stays = threads.get(next++);
+            ThreadState moves = threads.get(next++);
             retire(stays);
             retire(moves);
             moves.heap = stays.heap;
@@ -171,6 +162,20 @@ final class ThreadBuilder {
             heaps.startGen0Region(stays.heap);
             moves.context = heaps.newContext(moves.heap, 1024);
             allocate(moves, TypeDef.LEAF, 0, false);
+        }
+        if (s.has(Feature.CONTEXT_AT_REGION_END)) {
+            // §16: a context running to the end of its gen0 region: limit + 24 == reserved
+            ThreadState t = threads.get(next++);
+            retire(t);
+            t.context = heaps.newContextToRegionEnd(t.heap);
+            allocate(t, TypeDef.NODE, 0, false);
+        }
+        if (s.has(Feature.CONTEXT_AT_REGION_START)) {
+            // §11: a context that starts exactly at its gen0 region's mem, nothing allocated in it yet
+            ThreadState t = threads.get(next++);
+            retire(t);
+            heaps.startGen0Region(t.heap);
+            t.context = heaps.newContext(t.heap, 512);
         }
         if (s.has(Feature.GLOBAL_CONTEXT)) {
             globalContext = liveContext(heaps.heaps().get(0));

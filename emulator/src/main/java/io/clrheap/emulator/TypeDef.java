@@ -82,7 +82,7 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
                 if (componentSize != 0) {
                     throw new IllegalArgumentException(name + ": a class or boxed value has no components");
                 }
-                if (pointerFields < 0 || pointerFields * 8 > baseSize - 16) {
+                if (pointerFields < 0 || 8L * pointerFields > baseSize - 16) {
                     throw new IllegalArgumentException(name + ": " + pointerFields + " reference fields do not fit in BaseSize " + baseSize);
                 }
             }
@@ -157,6 +157,11 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
             case ARRAY, REFERENCE_ARRAY -> HAS_COMPONENT_SIZE | SZ_ARRAY | pointers | componentSize;
             case MD_ARRAY -> HAS_COMPONENT_SIZE | MD_ARRAY_CATEGORY | componentSize;
         };
+    }
+
+    /** The most components the runtime allows: strings 0x3FFFFFDF characters, arrays 0x7FFFFFC7 elements (the runtime's String.MaxLength, Array.MaxLength). */
+    long maxComponents() {
+        return shape == Shape.STRING ? 0x3FFFFFDFL : hasComponents() ? 0x7FFFFFC7L : 0;
     }
 
     /** The object's size with {@code count} components, unaligned. */

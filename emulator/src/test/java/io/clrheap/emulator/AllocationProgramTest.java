@@ -38,30 +38,29 @@ class AllocationProgramTest {
     }
 
     @Test
-    void objectsThatAllDieInAGen0CollectionLeaveOneFreeObjectInTheirPromotedRegion() {
+    void objectsThatAllDieInAGen0CollectionLeaveNothingAndTheirRegionIsReleased() {
         EmulatedRuntime runtime = build(empty("all-die")
                 .allocate(new Step.Allocate("Node", 100, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 1.0)).collect(0).build());
-        List<Placed> gen1 = objects(runtime).stream().filter(o -> o.generation() == 1).toList();
-        // 100 Nodes of 48 bytes in one 8 KiB context, its rest freed when given up: all of it one free object after the sweep
-        assertThat(gen1).singleElement().satisfies(o -> {
-            assertThat(o.kind()).isEqualTo(GroundTruth.Kind.FREE);
-            assertThat(o.size()).isEqualTo(ProcessLayout.ALLOCATION_QUANTUM);
-        });
-        assertThat(runtime.groundTruth().regions()).filteredOn(r -> r.generation() == 1).hasSize(2); // the old gen1 region and the promoted one
+        assertThat(objects(runtime)).noneMatch(o -> o.generation() == 0 || o.generation() == 1);
+        // the emptied gen0 region was released; gen1 keeps its one (empty) region, gen0 is a fresh one
+        assertThat(runtime.groundTruth().regions()).filteredOn(r -> r.generation() == 1).singleElement()
+                .satisfies(r -> assertThat(r.end()).isEqualTo(r.mem()));
         assertThat(runtime.groundTruth().regions()).filteredOn(r -> r.generation() == 0).singleElement()
-                .satisfies(r -> assertThat(r.end()).isEqualTo(r.mem())); // a fresh, empty gen0 region
+                .satisfies(r -> assertThat(r.end()).isEqualTo(r.mem()));
     }
 
     @Test
-    void survivorsOfAGen0CollectionArePromotedInPlace() {
+    void survivorsOfAGen0CollectionArePromotedInPlaceAndTheRegionEndsAfterTheLast() {
         Scenario before = empty("survive").allocate(new Step.Allocate("Node", 100, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0)).build();
         Scenario after = before.toBuilder().collect(0).build();
         List<Long> nodesBefore = objects(build(before)).stream().filter(o -> o.kind() == GroundTruth.Kind.OBJECT && o.generation() == 0)
                 .map(Placed::address).toList();
-        List<Placed> promoted = objects(build(after)).stream().filter(o -> o.generation() == 1).toList();
-        assertThat(promoted.stream().filter(o -> o.kind() == GroundTruth.Kind.OBJECT).map(Placed::address).toList())
-                .hasSize(100).containsExactlyElementsOf(nodesBefore);
-        assertThat(promoted.getLast().kind()).isEqualTo(GroundTruth.Kind.FREE); // the given-up rest of the context
+        EmulatedRuntime collected = build(after);
+        List<Placed> promoted = objects(collected).stream().filter(o -> o.generation() == 1).toList();
+        assertThat(promoted).allMatch(o -> o.kind() == GroundTruth.Kind.OBJECT).extracting(Placed::address)
+                .containsExactlyElementsOf(nodesBefore);
+        // the given-up rest of the context was after the last survivor: it is end-of-region space, not a free object
+        assertThat(collected.groundTruth().regions()).anyMatch(r -> r.generation() == 1 && r.end() == promoted.getLast().address() + 48);
     }
 
     @Test
@@ -74,6 +73,7 @@ class AllocationProgramTest {
             boolean bothFree = gen1.get(i).kind() == GroundTruth.Kind.FREE && gen1.get(i - 1).kind() == GroundTruth.Kind.FREE;
             assertThat(bothFree).as("free objects at 0x%x and 0x%x are neighbours", gen1.get(i - 1).address(), gen1.get(i).address()).isFalse();
         }
+        assertThat(gen1.getLast().kind()).isEqualTo(GroundTruth.Kind.OBJECT); // nothing after a region's last survivor
         long live = gen1.stream().filter(o -> o.kind() == GroundTruth.Kind.OBJECT).count();
         assertThat(live).isBetween(850L, 1150L); // half of 2,000 survive, give or take
     }
@@ -190,5 +190,68 @@ class AllocationProgramTest {
         long[] bytes = {0};
         runtime.groundTruth().runsByAddress().forEach(r -> bytes[0] += r.data.length);
         assertThat(bytes[0]).isLessThan(20_000 * 4L); // under 4 bytes an object (a long[] of addresses alone would be 8)
+    }
+
+    @Test
+    void aFreeGapOfFourGibibytesOrMoreIsSplitIntoFreeObjectsWhoseLengthsFit32Bits() {
+        EmulatedRuntime runtime = build(empty("huge-gap")
+                .allocate(new Step.Allocate("System.Int64[]", 1, Step.Lengths.fixed(600_000_000), Step.Where.LOH, -1, 1.0))
+                .allocate(new Step.Allocate("System.Byte[]", 1, Step.Lengths.fixed(100_000), Step.Where.LOH, -1, 0))
+                .collect(2).build());
+        List<Placed> loh = objects(runtime).stream().filter(o -> o.generation() == 3).toList();
+        List<Placed> free = loh.stream().filter(o -> o.kind() == GroundTruth.Kind.FREE).toList();
+        assertThat(free).hasSizeGreaterThan(1).allMatch(o -> o.size() - 24 < (1L << 32));
+        long gap = 32 + 24 + 8L * 600_000_000; // the dead array with its padding
+        assertThat(free.stream().mapToLong(o -> (o.size() + 7) & -8L).sum()).isEqualTo(gap);
+        assertThat(loh.getLast().kind()).isEqualTo(GroundTruth.Kind.OBJECT);
+    }
+
+    @Test
+    void repeatedCollectionsReleaseEmptiedRegionsInsteadOfPilingThemUp() {
+        Scenario.Builder b = Scenario.builder("churn").heaps(64).threads(64).handlesPerKind(0);
+        for (int i = 0; i < 200; i++) {
+            b.allocate(new Step.Allocate("Leaf", 640, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 1.0)).collect(i % 3);
+        }
+        EmulatedRuntime runtime = build(b.build());
+        // nothing survives: a region per generation and heap (and the frozen segment), never one per collection
+        assertThat(runtime.groundTruth().regions()).hasSize(64 * 5 + 1);
+    }
+
+    @Test
+    void frozenStringsGrowNewSegmentsEachTwiceTheSizeAtTheHeadOfHeapZerosGen2List() {
+        EmulatedRuntime runtime = build(empty("frozen").frozenStrings(0)
+                .allocate(new Step.Allocate("System.String", 200, Step.Lengths.fixed(30_000), Step.Where.FROZEN, -1, 0)).build());
+        List<GroundTruth.RegionInfo> frozen = runtime.groundTruth().regions().stream().filter(GroundTruth.RegionInfo::frozen).toList();
+        assertThat(frozen).hasSize(2); // 200 strings of 60 KB: 12 MB, a 4 MiB segment then an 8 MiB one
+        assertThat(frozen.get(0).reserved() - frozen.get(0).start()).isEqualTo(8L << 20); // the newest first
+        assertThat(frozen.get(1).reserved() - frozen.get(1).start()).isEqualTo(4L << 20);
+        assertThat(frozen).allMatch(r -> r.mem() == r.start() + 8);
+    }
+
+    @Test
+    void aStringTooLargeToFreezeIsRefused() {
+        assertThatThrownBy(() -> new RuntimeBuilder().build(empty("big-literal")
+                .allocate(new Step.Allocate("System.String", 1, Step.Lengths.fixed(40_000), Step.Where.FROZEN, -1, 0)).build()))
+                .hasMessageContaining("objects over 65,536 bytes are never frozen");
+    }
+
+    @Test
+    void edgeCasesThatNeedThreadsOfTheirOwnAreRefusedWithTooFewThreads() {
+        assertThatThrownBy(() -> Scenario.builder("few").threads(2)
+                .features(java.util.Set.of(Feature.CHAINED_CONTEXTS, Feature.EXHAUSTED_CONTEXT)).build())
+                .hasMessageContaining("need 3 threads of their own; the scenario has 2");
+    }
+
+    @Test
+    void lengthsBeyondWhatTheRuntimeAllowsAreRefused() {
+        assertThatThrownBy(() -> new RuntimeBuilder().build(empty("long").allocate(new Step.Allocate("System.String", 1,
+                Step.Lengths.fixed(0x40000000L), Step.Where.LOH, -1, 0)).build())).hasMessageContaining("holds at most 1,073,741,791");
+    }
+
+    @Test
+    void aBuildThatWouldWriteMoreThanItsMemoryBudgetIsRefused() {
+        Scenario big = empty("budget").allocate(new Step.Allocate("System.String", 2000, Step.Lengths.fixed(20_000), Step.Where.GEN2, -1, 0)).build();
+        assertThatThrownBy(() -> new RuntimeBuilder().memoryBudget(16L << 20).build(big))
+                .hasMessageContaining("more than its memory budget of 16 MiB");
     }
 }

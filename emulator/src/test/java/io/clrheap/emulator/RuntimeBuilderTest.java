@@ -25,7 +25,7 @@ class RuntimeBuilderTest {
         EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(v, gc));
         assertThat(InvariantChecker.check(runtime)).isEmpty();
         GroundTruth t = runtime.groundTruth();
-        assertThat(t.objectCount()).isGreaterThan(7000);
+        assertThat(t.objectCount()).isGreaterThan(6500);
         assertThat(t.contexts()).hasSize(3);
         assertThat(t.regions()).anyMatch(GroundTruth.RegionInfo::frozen);
         assertThat(t.regions()).filteredOn(r -> r.generation() == 3).isNotEmpty();
@@ -58,6 +58,28 @@ class RuntimeBuilderTest {
         assertThat(chained).anySatisfy(a -> assertThat(chained).anyMatch(b -> b.pointer() == a.limit() + 24));
         var atStart = new RuntimeBuilder().build(Scenarios.named("context-at-region-start").orElseThrow()).groundTruth();
         assertThat(atStart.contexts()).anyMatch(c -> atStart.regions().stream().anyMatch(r -> r.generation() == 0 && r.mem() == c.pointer()));
+    }
+
+    @Test
+    void everyEdgeHasEveryContextEdgeCase() {
+        for (GcFlavor gc : GcFlavor.values()) {
+            EmulatedRuntime runtime = new RuntimeBuilder().build(Scenarios.named("every-edge").orElseThrow().on(RuntimeVersion.NET9, gc));
+            var regions = runtime.groundTruth().regions();
+            var contexts = runtime.groundTruth().contexts();
+            assertThat(contexts).as("§10 exhausted").anyMatch(c -> c.pointer() == c.limit());
+            assertThat(contexts).as("§11 at a region's start").anyMatch(c -> regions.stream().anyMatch(r -> r.generation() == 0 && r.mem() == c.pointer()));
+            assertThat(contexts).as("§12 chained").anySatisfy(a -> assertThat(contexts).anyMatch(b -> b.pointer() == a.limit() + 24));
+            assertThat(contexts).as("§16 at a region's end").anyMatch(c -> regions.stream().anyMatch(r -> r.reserved() == c.limit() + 24));
+            assertThat(contexts).extracting(GroundTruth.ContextInfo::owner).as("§13, §14").contains("global", "heap 0 gen0");
+            assertThat(InvariantChecker.check(runtime)).isEmpty();
+        }
+    }
+
+    @Test
+    void theSameScenarioGivesTheSameTypeNamesInTheSameOrder() {
+        Scenario s = Scenarios.named("user-types").orElseThrow();
+        assertThat(new RuntimeBuilder().build(s).typeNames().entrySet().stream().map(Object::toString).toList())
+                .isEqualTo(new RuntimeBuilder().build(s).typeNames().entrySet().stream().map(Object::toString).toList());
     }
 
     @Test

@@ -52,8 +52,17 @@ public final class AddressSpace implements WritableMemory {
     private record Page(long index, MemorySegment[] chunks) {
     }
 
+    /** The most memory written before building is refused: a mistaken scenario fails with a message, not the machine. */
+    private final long budget;
+
     public AddressSpace(String name) {
+        this(name, Long.MAX_VALUE);
+    }
+
+    /** A space that refuses to write more than {@code budget} bytes of chunks. */
+    public AddressSpace(String name, long budget) {
         this.name = name;
+        this.budget = budget;
     }
 
     /** Reserves {@code [start, start + size)} under {@code name}; reservations may not overlap. */
@@ -163,6 +172,10 @@ public final class AddressSpace implements WritableMemory {
         if (c == null) {
             if (!create) {
                 return null;
+            }
+            if ((chunkCount + 1) * CHUNK_SIZE > budget) {
+                throw new IllegalStateException(String.format("%s: writing 0x%x would take more than its memory budget of %,d MiB",
+                        name, address, budget >> 20));
             }
             c = nativeChunks.allocate(); // zeroed: committed memory the process never wrote reads as zero
             page.chunks()[(int) (index & PAGE_MASK)] = c;

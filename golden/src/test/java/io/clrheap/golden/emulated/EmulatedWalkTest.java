@@ -59,7 +59,7 @@ class EmulatedWalkTest {
         new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
             @Override
             public void object(long address, long mt, long size, Region region) {
-                walked.add(String.format("0x%x 0x%x %d", address, mt, size));
+                walked.add(String.format("0x%x 0x%x %d heap %d %s", address, mt, size, region.heap(), region.kind().id()));
             }
 
             @Override
@@ -70,7 +70,9 @@ class EmulatedWalkTest {
         assertThat(problems).isEmpty();
         GroundTruth truth = runtime.groundTruth();
         List<String> expected = new ArrayList<>();
-        truth.forEachObject((address, mt, size, generation, h, kind) -> expected.add(String.format("0x%x 0x%x %d", address, mt, size)));
+        String[] generations = {"gen0", "gen1", "gen2", "loh", "poh"};
+        truth.forEachObject((address, mt, size, generation, h, kind) -> expected.add(String.format("0x%x 0x%x %d heap %d %s", address, mt, size, h,
+                generation < 0 ? "frozen" : generations[generation])));
         assertThat(walked).containsExactlyElementsOf(expected);
     }
 
@@ -118,10 +120,11 @@ class EmulatedWalkTest {
         EmulatedRuntime runtime = new RuntimeBuilder().build(io.clrheap.emulator.Scenarios.named(name).orElseThrow().on(version, gc));
         DiscoveredHeap heap = new HeapDiscovery(open(runtime)).discover();
         List<String> found = heap.regionsByAddress().stream()
-                .map(r -> String.format("heap %d 0x%x [0x%x, 0x%x) flags 0x%x", r.heap(), r.descriptor(), r.mem(), r.end(), r.flags())).toList();
+                .map(r -> String.format("heap %d %s 0x%x [0x%x, 0x%x) flags 0x%x", r.heap(), r.kind().id(), r.descriptor(), r.mem(), r.end(), r.flags())).toList();
         List<String> placed = runtime.groundTruth().regions().stream()
                 .sorted((a, b) -> Long.compareUnsigned(a.mem(), b.mem()))
-                .map(r -> String.format("heap %d 0x%x [0x%x, 0x%x) flags 0x%x", r.heap(), r.descriptor(), r.mem(), r.end(), r.flags())).toList();
+                .map(r -> String.format("heap %d %s 0x%x [0x%x, 0x%x) flags 0x%x", r.heap(),
+                        r.frozen() ? "frozen" : new String[] {"gen0", "gen1", "gen2", "loh", "poh"}[r.generation()], r.descriptor(), r.mem(), r.end(), r.flags())).toList();
         assertThat(found).containsExactlyElementsOf(placed);
     }
 
