@@ -107,11 +107,16 @@ final class ThreadBuilder {
         long step = heaps.step(size);
         if (t.context == null || Long.compareUnsigned(t.context.pointer + step, t.context.limit) > 0) {
             retire(t);
-            t.context = heaps.newContext(t.heap, step);
-            t.allocatedBytes += t.context.limit - t.context.pointer;
+            take(t, heaps.newContext(t.heap, step));
         }
         heaps.writeObject(t.context.run, spec, count, dies);
         t.context.pointer += step;
+    }
+
+    /** The thread takes a new context; alloc_bytes counts its bytes as the allocator hands them out (gc.cpp adjust_limit_clr). */
+    private static void take(ThreadState t, HeapBuilder.Context context) {
+        t.context = context;
+        t.allocatedBytes += context.limit - context.pointer;
     }
 
     /** Every thread gives its context up, as at the start of a GC. */
@@ -131,7 +136,7 @@ final class ThreadBuilder {
             ThreadState t = threads.get(next++);
             retire(t);
             HeapBuilder.Context c = heaps.newContext(t.heap, ProcessLayout.ALLOCATION_QUANTUM - layout.constant("alloc_context.tail_reserve"));
-            t.context = c;
+            take(t, c);
             while (c.limit - c.pointer >= 48) {
                 heaps.writeObject(c.run, TypeDef.OBJECT, 0, false);
                 c.pointer += 24;
@@ -146,7 +151,7 @@ final class ThreadBuilder {
             for (ThreadState t : List.of(threads.get(next), threads.get(next + 1))) {
                 retire(t);
                 t.heap = heap;
-                t.context = heaps.newContext(heap, 1024);
+                take(t, heaps.newContext(heap, 1024));
             }
             next += 2;
         }
@@ -157,17 +162,17 @@ final class ThreadBuilder {
             retire(stays);
             retire(moves);
             moves.heap = stays.heap;
-            stays.context = heaps.newContext(stays.heap, 1024);
+            take(stays, heaps.newContext(stays.heap, 1024));
             allocate(stays, TypeDef.LEAF, 0, false);
             heaps.startGen0Region(stays.heap);
-            moves.context = heaps.newContext(moves.heap, 1024);
+            take(moves, heaps.newContext(moves.heap, 1024));
             allocate(moves, TypeDef.LEAF, 0, false);
         }
         if (s.has(Feature.CONTEXT_AT_REGION_END)) {
             // §16: a context running to the end of its gen0 region: limit + 24 == reserved
             ThreadState t = threads.get(next++);
             retire(t);
-            t.context = heaps.newContextToRegionEnd(t.heap);
+            take(t, heaps.newContextToRegionEnd(t.heap));
             allocate(t, TypeDef.NODE, 0, false);
         }
         if (s.has(Feature.CONTEXT_AT_REGION_START)) {
@@ -175,7 +180,7 @@ final class ThreadBuilder {
             ThreadState t = threads.get(next++);
             retire(t);
             heaps.startGen0Region(t.heap);
-            t.context = heaps.newContext(t.heap, 512);
+            take(t, heaps.newContext(t.heap, 512));
         }
         if (s.has(Feature.GLOBAL_CONTEXT)) {
             globalContext = liveContext(heaps.heaps().get(0));
