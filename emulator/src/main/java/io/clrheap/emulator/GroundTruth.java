@@ -295,29 +295,30 @@ public final class GroundTruth {
         return total[0];
     }
 
-    /** Up to {@code max} objects that live (no free objects, none that dies), spread evenly over the heap in address order: handle targets. */
+    /**
+     * Up to {@code max} objects that live (no free objects, none that dies), spread over the heap: the first live
+     * objects of runs taken evenly in address order, as many from each as it takes. Only those runs' first objects
+     * are decoded, so sampling a heap of millions of objects costs next to nothing.
+     */
     long[] sampleObjects(int max, java.util.Random random) {
+        Run[] withLive = Arrays.stream(sortedRuns()).filter(r -> r.live > 0).toArray(Run[]::new);
         int n = (int) Math.min(max, liveObjects);
-        long[] sample = new long[n];
-        if (n == 0) {
-            return sample;
+        if (n == 0 || withLive.length == 0) {
+            return new long[0];
         }
-        long every = liveObjects / n;
-        long offset = random.nextLong(every);
-        long seen = 0;
+        int runs = Math.min(n, withLive.length);
+        int perRun = (n + runs - 1) / runs;
+        int offset = random.nextInt(withLive.length / runs);
+        long[] sample = new long[n];
         int taken = 0;
-        for (Run run : sortedRuns()) {
-            if (taken == n || seen + run.live <= offset + taken * every) {
-                seen += run.live; // the next object to take is not in this run: skip it without decoding
-                continue;
-            }
+        for (int k = 0; k < runs && taken < n; k++) {
+            Run run = withLive[offset + (int) ((long) k * withLive.length / runs)];
             RunCursor c = new RunCursor(run);
-            while (c.next() && taken < n) {
+            int fromThis = 0;
+            while (fromThis < perRun && taken < n && c.next()) {
                 if (types.get(c.type).kind() == Kind.OBJECT && !c.dies) {
-                    if (seen == offset + taken * every) {
-                        sample[taken++] = c.address;
-                    }
-                    seen++;
+                    sample[taken++] = c.address;
+                    fromThis++;
                 }
             }
         }

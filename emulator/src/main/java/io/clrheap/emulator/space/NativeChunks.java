@@ -23,6 +23,10 @@ final class NativeChunks {
 
     private static final Optional<MethodHandle> MMAP = find("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+    /** madvise(MADV_HUGEPAGE): transparent huge pages where the system allows them (fewer page faults while a heap is written). */
+    private static final int MADV_HUGEPAGE = 14;
+    private static final Optional<MethodHandle> MADVISE = find("madvise", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
     private static final Optional<MethodHandle> MUNMAP = find("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
             ValueLayout.JAVA_LONG));
 
@@ -63,6 +67,13 @@ final class NativeChunks {
         }
         if (address.address() == -1L) { // MAP_FAILED
             throw new IllegalStateException(String.format("cannot map %d MiB more for the emulated process (mmap failed)", SLAB_SIZE >> 20));
+        }
+        if (MADVISE.isPresent()) {
+            try {
+                int ignored = (int) MADVISE.get().invokeExact(address, SLAB_SIZE, MADV_HUGEPAGE); // advice only: failing is fine
+            } catch (Throwable e) {
+                // advice only
+            }
         }
         // unmapped when the arena, held by this object and so by its address space, is no longer reachable
         return address.reinterpret(SLAB_SIZE, arena, NativeChunks::unmap);
