@@ -101,6 +101,10 @@ class RuntimeBuilderTest {
         assertThat(digest(new RuntimeBuilder().build(s))).isEqualTo(digest(new RuntimeBuilder().build(s)));
         Scenario other = s.toBuilder().seed(s.seed() + 1).build();
         assertThat(digest(new RuntimeBuilder().build(other))).isNotEqualTo(digest(new RuntimeBuilder().build(s)));
+        for (String name : new String[] {"collected", "user-types", "every-edge"}) {
+            Scenario program = Scenarios.named(name).orElseThrow();
+            assertThat(digest(new RuntimeBuilder().build(program))).as(name).isEqualTo(digest(new RuntimeBuilder().build(program)));
+        }
     }
 
     private static String digest(EmulatedRuntime runtime) throws Exception {

@@ -24,6 +24,13 @@ class ScenarioJsonTest {
         }
     }
 
+    /** The first ```json block of a project document after {@code heading}: the examples users copy must work. */
+    private static String firstJsonBlock(String file, String heading) throws java.io.IOException {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of(file));
+        int start = doc.indexOf("```json", doc.indexOf(heading)) + "```json".length();
+        return doc.substring(start, doc.indexOf("```", start));
+    }
+
     private static java.util.List<String> objects(GroundTruth t) {
         java.util.List<String> list = new java.util.ArrayList<>();
         t.forEachObject((address, mt, size, generation, heap, kind) -> list.add(address + " " + mt + " " + size + " " + generation + " " + kind));
@@ -50,9 +57,7 @@ class ScenarioJsonTest {
 
     @Test
     void theExampleInTheDocsBuildsAndIsWellFormed() throws Exception {
-        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/scenarios.md"));
-        String json = doc.substring(doc.indexOf("```json") + 7, doc.indexOf("```", doc.indexOf("```json") + 7));
-        Scenario shop = ScenarioJson.read(json, "docs/scenarios.md");
+        Scenario shop = ScenarioJson.read(firstJsonBlock("../docs/scenarios.md", ""), "docs/scenarios.md");
         assertThat(shop.program()).hasSize(4);
         EmulatedRuntime process = new RuntimeBuilder().build(shop);
         assertThat(InvariantChecker.check(process)).isEmpty();
@@ -61,10 +66,7 @@ class ScenarioJsonTest {
 
     @Test
     void theReadmeExampleBuildsAndCollects() throws Exception {
-        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("../README.md"));
-        int section = readme.indexOf("## Emulating a process");
-        int start = readme.indexOf("```json", section) + 7;
-        Scenario burst = ScenarioJson.read(readme.substring(start, readme.indexOf("```", start)), "README.md");
+        Scenario burst = ScenarioJson.read(firstJsonBlock("../README.md", "## Emulating a process"), "README.md");
         EmulatedRuntime process = new RuntimeBuilder().build(burst);
         assertThat(InvariantChecker.check(process)).isEmpty();
         // 90 % of 50,000 strings died in the gen0 collection: gen1 now holds about 5,000 of them
@@ -89,8 +91,7 @@ class ScenarioJsonTest {
                 .collect(0)
                 .seed(42)
                 .build();
-        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/scenarios.md"));
-        Scenario fromDoc = ScenarioJson.read(doc.substring(doc.indexOf("```json") + 7, doc.indexOf("```", doc.indexOf("```json") + 7)), "doc");
+        Scenario fromDoc = ScenarioJson.read(firstJsonBlock("../docs/scenarios.md", ""), "doc");
         assertThat(shop.program()).isEqualTo(fromDoc.program().subList(0, 3));
         assertThat(InvariantChecker.check(new RuntimeBuilder().build(shop))).isEmpty();
     }
