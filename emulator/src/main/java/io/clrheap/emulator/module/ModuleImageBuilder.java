@@ -106,7 +106,7 @@ public final class ModuleImageBuilder {
         }
         int strsz = strings.position();
 
-        int phnum = 5;
+        int phnum = 6;
         long dynsym = align(64 + 56L * phnum, 64);
         long dynstr = dynsym + (long) SYMBOL_SIZE * (n + 1);
         long gnuHash = align(dynstr + strsz, 8);
@@ -114,7 +114,10 @@ public final class ModuleImageBuilder {
         long gnuHashSize = 16 + 8L * bloomWords + 4L * nbuckets + 4L * n;
         long dynamic = align(gnuHash + gnuHashSize, 8);
         int dynamicEntries = 7;
-        long headerEnd = dynamic + 16L * dynamicEntries;
+        // a GNU build-id note (what eu-unstrip and debuggers match a module by): owner "GNU", NT_GNU_BUILD_ID 3, 20 bytes
+        long buildIdNote = dynamic + 16L * dynamicEntries;
+        long buildIdNoteSize = 12 + 4 + BUILD_ID_SIZE;
+        long headerEnd = buildIdNote + buildIdNoteSize;
         if (headerEnd > TEXT) {
             throw new IllegalStateException("the header part of " + path + " overflows: " + headerEnd + " bytes of symbols and strings");
         }
@@ -126,13 +129,16 @@ public final class ModuleImageBuilder {
         image.position(16);
         image.putShort((short) 3).putShort((short) 62).putInt(1).putLong(0).putLong(64).putLong(0).putInt(0)
                 .putShort((short) 64).putShort((short) 56).putShort((short) phnum).putShort((short) 64).putShort((short) 0).putShort((short) 0);
-        // program headers: PT_LOAD r, PT_LOAD r-x, PT_LOAD rw- (.data, then .bss in p_memsz), PT_DYNAMIC, PT_GNU_STACK
+        // program headers: PT_LOAD r, PT_LOAD r-x, PT_LOAD rw- (.data, then .bss in p_memsz), PT_DYNAMIC, PT_NOTE, PT_GNU_STACK
         image.position(64);
         phdr(image, 1, 4, 0, TEXT, TEXT);
         phdr(image, 1, 5, TEXT, DATA - TEXT, DATA - TEXT);
         phdr(image, 1, 6, DATA, BSS - DATA, bssEnd - DATA);
         phdr(image, 2, 4, dynamic, 16L * dynamicEntries, 16L * dynamicEntries);
+        phdr(image, 4, 4, buildIdNote, buildIdNoteSize, buildIdNoteSize);
         phdr(image, 0x6474e551, 6, 0, 0, 0);
+        image.position((int) buildIdNote);
+        image.putInt(4).putInt(BUILD_ID_SIZE).putInt(3).put(new byte[] {'G', 'N', 'U', 0}).put(buildId(path));
 
         // .dynsym: the null symbol, then the exports (STB_GLOBAL; STT_FUNC in .text, else STT_OBJECT; a defined section index)
         image.position((int) dynsym + SYMBOL_SIZE);
@@ -189,9 +195,20 @@ public final class ModuleImageBuilder {
         return copy.array();
     }
 
+    private static final int BUILD_ID_SIZE = 20;
+
+    /** A build id that depends only on the module's path (which names the runtime version): SHA-1 of it, as a linker's default 160-bit id. */
+    private static byte[] buildId(String path) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-1").digest(path.getBytes(StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static void phdr(ByteBuffer b, int type, int flags, long offset, long filesz, long memsz) {
         b.putInt(type).putInt(flags).putLong(offset).putLong(offset).putLong(offset).putLong(filesz).putLong(memsz)
-                .putLong(type == 1 ? 0x10000 : 8);
+                .putLong(type == 1 ? 0x10000 : type == 4 ? 4 : 8);
     }
 
     private static long align(long v, long a) {

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.clrheap.walker.report.TypeNameSidecar;
 
 /**
  * What a core's notes say about the process: its file mappings ({@code NT_FILE}), threads ({@code NT_PRSTATUS})
@@ -16,7 +17,7 @@ import java.util.Map;
  * and createdump's (dotnet/runtime src/coreclr/debug/createdump/dumpwriterelf.cpp); the "LINUX" owner reuses
  * small type numbers for other things (NT_386_TLS 0x200 ...).
  */
-record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Long, Long> auxv) {
+record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Long, Long> auxv, Map<Long, String> typeNames) {
 
     static final int NT_PRSTATUS = 1;
     static final int NT_AUXV = 6;
@@ -68,6 +69,7 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
         private final List<MappedFile> mappedFiles = new ArrayList<>();
         private final List<CoreThread> threads = new ArrayList<>();
         private Map<Long, Long> auxv;
+        private Map<Long, String> typeNames;
 
         Builder(CoreBytes file, ElfCoreLimits limits) {
             this.file = file;
@@ -88,7 +90,9 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
                             "the note of type 0x%x with n_namesz %d and n_descsz %d runs past the end of its PT_NOTE "
                                     + "segment at 0x%x", type, namesz, descsz, end));
                 }
-                if (isCore(name, namesz)) {
+                if (isOwner(name, namesz, TypeNameSidecar.ELF_NOTE_OWNER) && type == TypeNameSidecar.ELF_NOTE_TYPE) {
+                    readTypeNames(desc, descsz);
+                } else if (isCore(name, namesz)) {
                     switch (type) {
                         case NT_FILE -> readFiles(at, desc, descsz);
                         case NT_PRSTATUS -> readThread(at, desc, descsz);
@@ -97,6 +101,35 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
                     }
                 }
                 at = Math.min(end, desc + align4(descsz));
+            }
+        }
+
+        /** Whether the note's owner is {@code owner}, with its NUL. */
+        private boolean isOwner(long name, long namesz, String owner) {
+            if (namesz != owner.length() + 1 || file.u8(name + owner.length()) != 0) {
+                return false;
+            }
+            for (int i = 0; i < owner.length(); i++) {
+                if (file.u8(name + i) != owner.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** clrheap's type-name sidecar (fixture dumps only); bounded by the note limit already checked. */
+        private void readTypeNames(long desc, long descsz) throws DumpFormatException {
+            if (typeNames != null) {
+                return;
+            }
+            byte[] text = new byte[(int) descsz];
+            for (int i = 0; i < text.length; i++) {
+                text[i] = (byte) file.u8(desc + i);
+            }
+            try {
+                typeNames = TypeNameSidecar.parse(text, String.format("the clrheap type-name note at file offset 0x%x", desc));
+            } catch (IllegalArgumentException e) {
+                throw file.error(desc, e.getMessage());
             }
         }
 
@@ -181,7 +214,8 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
         }
 
         CoreNotes build() {
-            return new CoreNotes(List.copyOf(mappedFiles), List.copyOf(threads), auxv == null ? Map.of() : auxv);
+            return new CoreNotes(List.copyOf(mappedFiles), List.copyOf(threads), auxv == null ? Map.of() : auxv,
+                    typeNames == null ? Map.of() : Collections.unmodifiableMap(typeNames));
         }
     }
 }

@@ -193,6 +193,11 @@ public final class ElfCore implements Memory, AutoCloseable {
     }
 
     /** The auxiliary vector ({@code NT_AUXV}) up to {@code AT_NULL}, in note order: {@code a_type → a_val}. */
+    /** The type names of a clrheap fixture core (its {@code clrheap} note), empty for real dumps. */
+    public Map<Long, String> typeNames() {
+        return notes.typeNames();
+    }
+
     public Map<Long, Long> auxv() {
         return notes.auxv();
     }

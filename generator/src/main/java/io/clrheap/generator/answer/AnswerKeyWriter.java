@@ -1,0 +1,188 @@
+package io.clrheap.generator.answer;
+
+import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.GroundTruth;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The answer key of a fixture, written from the emulator's ground truth — never from a walk — into a folder
+ * (docs/answer-key.md describes every file):
+ * {@code objects.tsv}, {@code dumpheap-stat.txt}, {@code eeheap.txt}, {@code gchandles.txt}, {@code regions.tsv},
+ * {@code threads.tsv}. Addresses are {@code 0x} and lowercase hex, sizes unaligned decimal; the same process gives
+ * the same bytes.
+ */
+public final class AnswerKeyWriter {
+
+    /** The files, in the order they are written. */
+    public static final List<String> FILES = List.of("objects.tsv", "dumpheap-stat.txt", "eeheap.txt", "gchandles.txt", "regions.tsv", "threads.tsv");
+    private static final String[] GENERATIONS = {"gen0", "gen1", "gen2", "loh", "poh"};
+
+    private AnswerKeyWriter() {
+    }
+
+    /** Writes the six files into {@code folder} (created if missing). */
+    public static void write(EmulatedRuntime process, Path folder) throws IOException {
+        Files.createDirectories(folder);
+        GroundTruth truth = process.groundTruth();
+        Map<Long, String> names = process.typeNames();
+        try (Writer out = writer(folder.resolve("objects.tsv"))) {
+            out.write("address\tmt\tsize\tgeneration\theap\tkind\ttype\n");
+            StringBuilder line = new StringBuilder(128);
+            try {
+                truth.forEachObject((address, mt, size, generation, heap, kind) -> {
+                    line.setLength(0);
+                    line.append("0x").append(Long.toHexString(address)).append('\t').append("0x").append(Long.toHexString(mt)).append('\t')
+                            .append(size).append('\t').append(generation(generation)).append('\t').append(heap).append('\t')
+                            .append(kind.id()).append('\t').append(typeName(kind, mt, names)).append('\n');
+                    try {
+                        out.append(line);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        try (Writer out = writer(folder.resolve("dumpheap-stat.txt"))) {
+            out.write(dumpHeapStat(truth, names));
+        }
+        try (Writer out = writer(folder.resolve("eeheap.txt"))) {
+            out.write(eeHeap(process));
+        }
+        try (Writer out = writer(folder.resolve("gchandles.txt"))) {
+            out.write(gcHandles(truth));
+        }
+        try (Writer out = writer(folder.resolve("regions.tsv"))) {
+            out.write("heap\tgeneration\theap_segment\tstart\tmem\tend\treserved\tflags\n");
+            for (GroundTruth.RegionInfo r : regionsByAddress(truth)) {
+                out.write(String.format("%d\t%s\t0x%x\t0x%x\t0x%x\t0x%x\t0x%x\t0x%x%n", r.heap(), r.frozen() ? "frozen" : generation(r.generation()),
+                        r.descriptor(), r.start(), r.mem(), r.end(), r.reserved(), r.flags()));
+            }
+        }
+        try (Writer out = writer(folder.resolve("threads.tsv"))) {
+            out.write("managed_id\tos_id\tthread\theap\talloc_context\talloc_ptr\talloc_limit\talloc_bytes\n");
+            Map<Long, GroundTruth.ContextInfo> contexts = new LinkedHashMap<>();
+            truth.contexts().forEach(c -> contexts.put(c.location(), c));
+            for (GroundTruth.ThreadInfo t : truth.threads()) {
+                GroundTruth.ContextInfo c = contexts.get(t.allocContext());
+                out.write(String.format("%d\t%d\t0x%x\t%d\t0x%x\t0x%x\t0x%x\t%d%n", t.managedId(), t.osId(), t.thread(), t.heap(), t.allocContext(),
+                        c == null ? 0 : c.pointer(), c == null ? 0 : c.limit(), t.allocBytes()));
+            }
+        }
+    }
+
+    private static Writer writer(Path file) throws IOException {
+        return new BufferedWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    private static String generation(int generation) {
+        return generation < 0 ? "frozen" : GENERATIONS[generation];
+    }
+
+    private static String typeName(GroundTruth.Kind kind, long mt, Map<Long, String> names) {
+        return kind == GroundTruth.Kind.OBJECT ? names.getOrDefault(mt, String.format("Unknown (MethodTable: 0x%x)", mt)) : "Free";
+    }
+
+    /**
+     * SOS {@code dumpheap -stat} (walker-semantics.md 6.1): {@code MT Count TotalSize Class Name}, rows by TotalSize
+     * ascending (ties in the order the types are first met in address order), a {@code Free} row, the total last.
+     */
+    static String dumpHeapStat(GroundTruth truth, Map<Long, String> names) {
+        Map<Long, long[]> rows = new LinkedHashMap<>();
+        Map<Long, String> rowNames = new LinkedHashMap<>();
+        long[] total = new long[2];
+        truth.forEachObject((address, mt, size, generation, heap, kind) -> {
+            long[] row = rows.computeIfAbsent(mt, k -> new long[2]);
+            row[0]++;
+            row[1] += size;
+            rowNames.putIfAbsent(mt, typeName(kind, mt, names));
+            total[0]++;
+            total[1] += size;
+        });
+        if (rows.isEmpty()) {
+            return ""; // SOS prints neither header nor total when nothing matched
+        }
+        List<Map.Entry<Long, long[]>> order = new ArrayList<>(rows.entrySet());
+        order.sort(Comparator.comparingLong(e -> e.getValue()[1])); // stable
+        int mtWidth = 12;
+        int countWidth = "Count".length();
+        int totalWidth = "TotalSize".length();
+        for (var e : order) {
+            mtWidth = Math.max(mtWidth, Long.toHexString(e.getKey()).length());
+            countWidth = Math.max(countWidth, n0(e.getValue()[0]).length());
+            totalWidth = Math.max(totalWidth, n0(e.getValue()[1]).length());
+        }
+        StringBuilder s = new StringBuilder("Statistics:\n");
+        s.append(pad("MT", mtWidth)).append(' ').append(pad("Count", countWidth)).append(' ').append(pad("TotalSize", totalWidth)).append(" Class Name\n");
+        for (var e : order) {
+            s.append(pad(String.format("%012x", e.getKey()), mtWidth)).append(' ').append(pad(n0(e.getValue()[0]), countWidth)).append(' ')
+                    .append(pad(n0(e.getValue()[1]), totalWidth)).append(' ').append(rowNames.get(e.getKey())).append('\n');
+        }
+        s.append("Total ").append(n0(total[0])).append(" objects, ").append(n0(total[1])).append(" bytes\n");
+        return s.toString();
+    }
+
+    /** Heaps, their regions in each generation's list order, and the allocation contexts. */
+    static String eeHeap(EmulatedRuntime process) {
+        GroundTruth truth = process.groundTruth();
+        StringBuilder s = new StringBuilder();
+        s.append(String.format("%s, %s GC, %d heap%s%n", process.layout().primaryBuild().version(), process.scenario().gc().id(),
+                process.scenario().heaps(), process.scenario().heaps() == 1 ? "" : "s"));
+        for (int h = 0; h < process.scenario().heaps(); h++) {
+            int heap = h;
+            s.append(String.format("Heap %d%n", h));
+            s.append(String.format("  %-6s %-14s %-8s %-14s %-14s %-14s %12s%n", "gen", "heap_segment", "flags", "mem", "end", "reserved", "size"));
+            for (GroundTruth.RegionInfo r : truth.regions()) {
+                if (r.heap() == heap) {
+                    s.append(String.format(Locale.ROOT, "  %-6s 0x%012x 0x%-6x 0x%012x 0x%012x 0x%012x %,12d%n", r.frozen() ? "frozen" : generation(r.generation()),
+                            r.descriptor(), r.flags(), r.mem(), r.end(), r.reserved(), r.end() - r.mem()));
+                }
+            }
+        }
+        s.append("Allocation contexts\n");
+        s.append(String.format("  %-14s %-14s %-14s %-14s%n", "owner", "context at", "alloc_ptr", "alloc_limit"));
+        for (GroundTruth.ContextInfo c : truth.contexts()) {
+            s.append(String.format("  %-14s 0x%012x 0x%012x 0x%012x%n", c.owner(), c.location(), c.pointer(), c.limit()));
+        }
+        return s.toString();
+    }
+
+    /** Every handle by address: type, target, the dependent handle's secondary. */
+    static String gcHandles(GroundTruth truth) {
+        StringBuilder s = new StringBuilder(String.format("%-14s %-10s %-14s %s%n", "handle", "type", "target", "secondary"));
+        truth.handles().stream().sorted(Comparator.comparing(GroundTruth.HandleInfo::handle, Long::compareUnsigned))
+                .forEach(h -> s.append(String.format("0x%012x %-10s 0x%012x 0x%x%n", h.handle(), h.type(), h.target(), h.secondary())));
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        truth.handles().forEach(h -> counts.merge(h.type(), 1L, Long::sum));
+        s.append(String.format("Total %d handles", truth.handles().size()));
+        counts.forEach((type, n) -> s.append(String.format(", %s %d", type, n)));
+        return s.append('\n').toString();
+    }
+
+    private static List<GroundTruth.RegionInfo> regionsByAddress(GroundTruth truth) {
+        List<GroundTruth.RegionInfo> regions = new ArrayList<>(truth.regions());
+        regions.sort(Comparator.comparing(GroundTruth.RegionInfo::mem, Long::compareUnsigned));
+        return regions;
+    }
+
+    private static String n0(long v) {
+        return String.format(Locale.ROOT, "%,d", v);
+    }
+
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+    }
+}

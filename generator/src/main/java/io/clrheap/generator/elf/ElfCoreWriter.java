@@ -1,0 +1,242 @@
+package io.clrheap.generator.elf;
+
+import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.module.ModuleMapping;
+import io.clrheap.memory.MemoryRange;
+import io.clrheap.walker.report.TypeNameSidecar;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongConsumer;
+
+/**
+ * Writes an emulated process as a Linux x64 ELF core, laid out as createdump lays one out (dump-formats.md 2.1):
+ * the ELF header ({@code ET_CORE}, {@code EM_X86_64}, {@code EI_OSABI} Linux), {@code PT_NOTE} first, then one
+ * {@code PT_LOAD} per range of memory the process holds (untouched memory is not written; a range is split where the
+ * runtime module's mappings change permissions), the notes ({@code NT_PRPSINFO}, {@code NT_AUXV}, one
+ * {@code NT_FILE}, per thread {@code NT_PRSTATUS} and {@code NT_FPREGSET}, and clrheap's type-name note), zero
+ * padding to a page, then the memory, streamed. The same process gives the same bytes.
+ */
+public final class ElfCoreWriter {
+
+    private static final long PAGE = 4096;
+    private static final int EHDR = 64;
+    private static final int PHDR = 56;
+    /** e_phnum holds at most 0xfffe headers; more take the PN_XNUM scheme (one section header with the count). */
+    private static final int PN_XNUM = 0xffff;
+    private static final int PT_LOAD = 1;
+    private static final int PT_NOTE = 4;
+    private static final int PF_X = 1;
+    private static final int PF_W = 2;
+    private static final int PF_R = 4;
+    private static final int NT_PRSTATUS = 1;
+    private static final int NT_FPREGSET = 2;
+    private static final int NT_PRPSINFO = 3;
+    private static final int NT_AUXV = 6;
+    private static final int NT_FILE = 0x46494c45;
+    /** createdump's diagnostic page (dump-formats.md 2.10): tools recognise a dump written for .NET by it. */
+    static final long SPECIAL_DIAG_INFO = 0x00007ffffff10000L;
+    private static final String PROCESS_NAME = "dotnet";
+
+    /** A PT_LOAD: a range and its permissions; {@code bytes} when the writer supplies them (not process memory). */
+    private record Load(long start, long length, int flags, byte[] bytes) {
+    }
+
+    private ElfCoreWriter() {
+    }
+
+    /** Writes {@code process} to {@code file} (through a temporary file beside it, moved into place at the end). */
+    public static void write(EmulatedRuntime process, Path file) throws IOException {
+        write(process, file, done -> { });
+    }
+
+    /** @param progress receives the bytes of memory written so far */
+    public static void write(EmulatedRuntime process, Path file, LongConsumer progress) throws IOException {
+        List<Load> loads = loads(process);
+        byte[] notes = notes(process);
+        int phnum = 1 + loads.size();
+        boolean xnum = phnum >= PN_XNUM;
+        long phoff = EHDR + (xnum ? 64 : 0);
+        long notesAt = phoff + (long) PHDR * phnum;
+        long dataAt = align(notesAt + notes.length, PAGE);
+
+        ByteBuffer head = ByteBuffer.allocate((int) (notesAt)).order(ByteOrder.LITTLE_ENDIAN);
+        head.put(new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 3}); // ELFCLASS64, LSB, EV_CURRENT, ELFOSABI_LINUX (lldb needs it)
+        head.position(16);
+        head.putShort((short) 4).putShort((short) 62).putInt(1).putLong(0).putLong(phoff).putLong(xnum ? EHDR : 0).putInt(0)
+                .putShort((short) EHDR).putShort((short) PHDR).putShort((short) (xnum ? PN_XNUM : phnum))
+                .putShort((short) (xnum ? 64 : 0)).putShort((short) (xnum ? 1 : 0)).putShort((short) 0);
+        if (xnum) {
+            // Elf64_Shdr 0: sh_size = 1 and sh_info = the real program header count (gABI, PN_XNUM)
+            head.position(EHDR + 32);
+            head.putLong(1);
+            head.position(EHDR + 44);
+            head.putInt(phnum);
+        }
+        head.position((int) phoff);
+        head.putInt(PT_NOTE).putInt(0).putLong(notesAt).putLong(0).putLong(0).putLong(notes.length).putLong(0).putLong(0);
+        long offset = dataAt;
+        for (Load l : loads) {
+            head.putInt(PT_LOAD).putInt(l.flags()).putLong(offset).putLong(l.start()).putLong(0).putLong(l.length()).putLong(l.length())
+                    .putLong(PAGE);
+            offset += l.length();
+        }
+
+        Path temporary = file.resolveSibling(file.getFileName() + ".part");
+        try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            writeFully(out, head.flip());
+            writeFully(out, ByteBuffer.wrap(notes));
+            writeFully(out, ByteBuffer.allocate((int) (dataAt - notesAt - notes.length)));
+            byte[] buffer = new byte[1 << 20];
+            long written = 0;
+            for (Load l : loads) {
+                if (l.bytes() != null) {
+                    writeFully(out, ByteBuffer.wrap(l.bytes()));
+                    continue;
+                }
+                for (long a = l.start(); a < l.start() + l.length(); a += buffer.length) {
+                    int n = (int) Math.min(buffer.length, l.start() + l.length() - a);
+                    process.memory().read(a, buffer, 0, n);
+                    writeFully(out, ByteBuffer.wrap(buffer, 0, n));
+                    written += n;
+                    progress.accept(written);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temporary);
+            throw e;
+        }
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Bytes of process memory {@link #write} will write. */
+    public static long memoryBytes(EmulatedRuntime process) {
+        return process.memory().touchedRanges().stream().mapToLong(MemoryRange::length).sum();
+    }
+
+    private static void writeFully(FileChannel out, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            out.write(b);
+        }
+    }
+
+    /** The process memory in address order, split at the module's mapping boundaries, plus the diagnostic page. */
+    private static List<Load> loads(EmulatedRuntime process) {
+        List<Load> loads = new ArrayList<>();
+        List<ModuleMapping> mappings = process.mappings();
+        for (MemoryRange r : process.memory().touchedRanges()) {
+            long start = r.start();
+            long end = r.start() + r.length();
+            while (start < end) {
+                long cut = end;
+                int flags = PF_R | PF_W;
+                for (ModuleMapping m : mappings) {
+                    if (start >= m.start() && start < m.end()) {
+                        cut = Math.min(cut, m.end());
+                        flags = permissions(m.permissions());
+                    } else if (m.start() > start && m.start() < cut) {
+                        cut = m.start();
+                    }
+                }
+                loads.add(new Load(start, cut - start, flags, null));
+                start = cut;
+            }
+        }
+        ByteBuffer diag = ByteBuffer.allocate((int) PAGE).order(ByteOrder.LITTLE_ENDIAN);
+        diag.put("DIAGINFOHEADER".getBytes(StandardCharsets.US_ASCII));
+        diag.putInt(16, 2); // version 2: the runtime's base follows
+        diag.putLong(24, 0);
+        diag.putLong(32, mappings.isEmpty() ? 0 : mappings.get(0).start());
+        loads.add(new Load(SPECIAL_DIAG_INFO, PAGE, PF_R | PF_W, diag.array()));
+        return loads;
+    }
+
+    private static int permissions(String perms) {
+        return (perms.charAt(0) == 'r' ? PF_R : 0) | (perms.charAt(1) == 'w' ? PF_W : 0) | (perms.charAt(2) == 'x' ? PF_X : 0);
+    }
+
+    /** The notes in createdump's order: PRPSINFO, AUXV, FILE, per thread PRSTATUS and FPREGSET; then clrheap's. */
+    private static byte[] notes(EmulatedRuntime process) {
+        List<GroundTruth.ThreadInfo> threads = process.groundTruth().threads();
+        int pid = threads.isEmpty() ? 1 : (int) threads.get(0).osId();
+        NoteBuffer notes = new NoteBuffer();
+
+        ByteBuffer prpsinfo = desc(136);
+        prpsinfo.put(1, (byte) 'R');
+        prpsinfo.putInt(24, pid).putInt(28, 1).putInt(32, pid);
+        prpsinfo.put(40, PROCESS_NAME.getBytes(StandardCharsets.US_ASCII));
+        prpsinfo.put(56, (PROCESS_NAME + " " + process.scenario().name() + ".dll").getBytes(StandardCharsets.US_ASCII));
+        notes.add("CORE", NT_PRPSINFO, prpsinfo.array());
+
+        long base = process.mappings().isEmpty() ? 0 : process.mappings().get(0).start();
+        ByteBuffer auxv = desc(16 * 3);
+        auxv.putLong(0, 6).putLong(8, PAGE);  // AT_PAGESZ
+        auxv.putLong(16, 7).putLong(24, 0);   // AT_BASE: no interpreter
+        notes.add("CORE", NT_AUXV, auxv.array()); // AT_NULL ends it
+
+        List<ModuleMapping> files = process.mappings().stream().filter(m -> !m.path().isEmpty()).toList();
+        int pathBytes = files.stream().mapToInt(m -> m.path().getBytes(StandardCharsets.UTF_8).length + 1).sum();
+        ByteBuffer file = desc(16 + 24 * files.size() + pathBytes);
+        file.putLong(files.size()).putLong(PAGE);
+        for (ModuleMapping m : files) {
+            file.putLong(m.start()).putLong(m.end()).putLong(m.fileOffset() / PAGE);
+        }
+        for (ModuleMapping m : files) {
+            file.put(m.path().getBytes(StandardCharsets.UTF_8)).put((byte) 0);
+        }
+        notes.add("CORE", NT_FILE, file.array());
+
+        for (GroundTruth.ThreadInfo t : threads) {
+            ByteBuffer prstatus = desc(336);
+            prstatus.putInt(32, (int) t.osId()).putInt(36, 1).putInt(40, pid);
+            int reg = 112;
+            prstatus.putLong(reg + 8 * 16, base + 0x10000); // rip: in the module's .text
+            prstatus.putLong(reg + 8 * 17, 0x33);           // cs
+            prstatus.putLong(reg + 8 * 18, 0x246);          // eflags
+            prstatus.putLong(reg + 8 * 20, 0x2b);           // ss
+            prstatus.putLong(reg + 8 * 21, t.thread());     // fs_base: the thread's block, as TLS would be
+            notes.add("CORE", NT_PRSTATUS, prstatus.array());
+            ByteBuffer fpregs = desc(512);
+            fpregs.putShort(0, (short) 0x37f).putInt(24, 0x1f80).putInt(28, 0xffff); // fcw, mxcsr, mxcsr_mask at reset
+            notes.add("CORE", NT_FPREGSET, fpregs.array());
+        }
+        notes.add(TypeNameSidecar.ELF_NOTE_OWNER, TypeNameSidecar.ELF_NOTE_TYPE, TypeNameSidecar.format(process.typeNames()));
+        return notes.bytes();
+    }
+
+    private static ByteBuffer desc(int size) {
+        return ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static long align(long v, long a) {
+        return (v + a - 1) / a * a;
+    }
+
+    /** Note records: namesz, descsz, type, the name with its NUL padded to 4, the desc padded to 4. */
+    private static final class NoteBuffer {
+        private final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+
+        void add(String owner, int type, byte[] desc) {
+            byte[] name = (owner + "\0").getBytes(StandardCharsets.US_ASCII);
+            ByteBuffer b = ByteBuffer.allocate(12 + (int) align(name.length, 4) + (int) align(desc.length, 4)).order(ByteOrder.LITTLE_ENDIAN);
+            b.putInt(name.length).putInt(desc.length).putInt(type).put(name);
+            b.position(12 + (int) align(name.length, 4));
+            b.put(desc);
+            out.writeBytes(b.array());
+        }
+
+        byte[] bytes() {
+            return out.toByteArray();
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.clrheap.walker.report;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The type names clrheap's fixture files carry beside the memory (real dumps have none: tools read names from
+ * metadata): UTF-8 text, one line per MethodTable in ascending order, {@code 0x<mt lowercase hex> <type name>}. The
+ * ELF core holds it in a note owned by {@code clrheap} (type {@link #ELF_NOTE_TYPE}), the minidump in a user stream,
+ * the bundle in {@code type-names.txt}.
+ */
+public final class TypeNameSidecar {
+
+    /** The ELF note's owner name. */
+    public static final String ELF_NOTE_OWNER = "clrheap";
+    /** The ELF note's n_type: "CLRH" as little-endian bytes, a value no core note uses (tools that name notes by type alone, as eu-readelf does, show it as unknown). */
+    public static final int ELF_NOTE_TYPE = 0x48524c43;
+
+    private TypeNameSidecar() {
+    }
+
+    /** The sidecar text of {@code names}. */
+    public static byte[] format(Map<Long, String> names) {
+        Map<Long, String> sorted = new TreeMap<>(Long::compareUnsigned);
+        sorted.putAll(names);
+        StringBuilder s = new StringBuilder();
+        sorted.forEach((mt, name) -> s.append("0x").append(Long.toHexString(mt)).append(' ').append(name.replace('\n', ' ')).append('\n'));
+        return s.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reads sidecar text.
+     *
+     * @param source names where the text came from in errors (a file and offset)
+     * @throws IllegalArgumentException naming the source and line of a line that is not {@code 0x<hex> name}
+     */
+    public static Map<Long, String> parse(byte[] text, String source) {
+        Map<Long, String> names = new TreeMap<>(Long::compareUnsigned);
+        String[] lines = new String(text, StandardCharsets.UTF_8).split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            int space = line.indexOf(' ');
+            try {
+                if (space < 3 || !line.startsWith("0x")) {
+                    throw new NumberFormatException();
+                }
+                names.putIfAbsent(Long.parseUnsignedLong(line.substring(2, space), 16), line.substring(space + 1).strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(source + ", line " + (i + 1) + ": expected '0x<MethodTable> <type name>', found: "
+                        + (line.length() > 80 ? line.substring(0, 80) + "…" : line));
+            }
+        }
+        return names;
+    }
+}
