@@ -13,13 +13,17 @@ import picocli.CommandLine.Command;
             "Builds, packages and walks .NET CoreCLR GC heaps (x64; .NET 8, 9, 10; server and workstation GC).",
             ""
         },
-        subcommands = {DemoCommand.class, LayoutCommand.class, WalkCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, LayoutCommand.class,
+            CommandLine.HelpCommand.class},
         footerHeading = "%nAlso:%n",
         footer = {
             "  ./clrheap test   Run the whole test suite (mvn -B verify, by the launcher).",
             "",
             "Examples:",
             "  ./clrheap demo",
+            "  ./clrheap scenarios",
+            "  ./clrheap generate --scenario every-edge --runtime net10 --out fixtures/",
+            "  ./clrheap walk fixtures/every-edge.core --stat",
             "  ./clrheap layout --runtime net8 --gc server --struct heap_segment",
             "  ./clrheap layout --runtime net10 --format json > net10-server.json",
             "",

@@ -122,11 +122,12 @@ final class WalkCommand implements Callable<Integer> {
         if (parallel < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
         }
-        TypeNames typeNames = names == null ? TypeNames.none() : TypeNames.load(names);
-        try (ElfCore core = ElfCore.open(dump, note -> note(err, note))) {
+        try (OpenedDump opened = OpenedDump.open(dump, note -> note(err, note))) {
+            // --names wins; a clrheap fixture carries its own names
+            TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(opened.typeNames());
             Target target;
             try {
-                target = new TargetOpener(ProfileLoader.builtIn()).open(core, core.mappedFiles(), Optional.ofNullable(module));
+                target = opened.target(Optional.ofNullable(module));
             } catch (TargetException e) {
                 err.println("clrheap walk: " + dump + ": " + e.getMessage());
                 return EXIT_CANNOT_OPEN;

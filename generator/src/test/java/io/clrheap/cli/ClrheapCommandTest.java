@@ -95,21 +95,77 @@ class ClrheapCommandTest {
     }
 
     @Test
-    void demoEmulatesWalksAndChecksTheDefaultScenario() {
-        Run r = run("demo");
+    void demoWritesEveryFormatWalksEachAndAgreesWithTheAnswerKey(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        Run r = run("demo", "--out", dir.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("net8.0 server", "exports g_dacTable (157 entries) -> build 8.0.30", "2 heaps",
-                "Statistics:", "System.String", "Free", "4. Checked: the walker found");
+        assertThat(r.out()).contains("wrote " + dir.resolve("default.core"), "wrote " + dir.resolve("default.answer"), "Statistics:",
+                "System.String", "Free", "default.core (ELF core): walker agrees with the answer key: ");
+        assertThat(dir.resolve("default.answer").resolve("objects.tsv")).exists();
     }
 
     @Test
-    void demoRunsOnEveryRuntime() {
+    void demoRunsOnEveryRuntime(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         for (String v : new String[] {"net9", "net10"}) {
             for (String gc : new String[] {"server", "workstation"}) {
-                Run r = run("demo", "--runtime", v, "--gc", gc);
+                Run r = run("demo", "--runtime", v, "--gc", gc, "--out", dir.resolve(v + gc).toString());
                 assertThat(r.exitCode()).as(v + " " + gc + ": " + r.err()).isZero();
-                assertThat(r.out()).contains("4. Checked");
+                assertThat(r.out()).contains("walker agrees with the answer key").doesNotContain("DISAGREES");
             }
         }
+    }
+
+    @Test
+    void generateWritesTheFilesItNamesAndTheSameTwiceGivesTheSameBytes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Run first = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--out", dir.resolve("a").toString());
+        Run second = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--out", dir.resolve("b").toString());
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(first.out()).contains("wrote " + dir.resolve("a").resolve("every-edge.core"), "every-edge.answer/");
+        try (var files = java.nio.file.Files.walk(dir.resolve("a"))) {
+            for (java.nio.file.Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+                java.nio.file.Path twin = dir.resolve("b").resolve(dir.resolve("a").relativize(f));
+                assertThat(java.nio.file.Files.mismatch(f, twin)).as("%s differs from %s", f, twin).isEqualTo(-1L);
+            }
+        }
+        assertThat(second.exitCode()).isZero();
+    }
+
+    @Test
+    void generateTakesAScenarioFileAndOverrides(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path json = dir.resolve("mine.json");
+        java.nio.file.Files.writeString(json, run("scenarios", "--json", "four-heaps").out().replace("\"four-heaps\"", "\"mine\""));
+        Run r = run("generate", "--scenario", json.toString(), "--heaps", "3", "--seed", "9", "--format", "elf", "--out", dir.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("mine.core");
+        Run walk = run("walk", dir.resolve("mine.core").toString(), "--eeheap", "-q");
+        assertThat(walk.out()).contains("3 heaps");
+    }
+
+    @Test
+    void generateRefusesABadScenarioWithExitCode3AndAnUnknownFormatAsUsage(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path bad = dir.resolve("bad.json");
+        java.nio.file.Files.writeString(bad, "{\"name\": \"x\"}");
+        Run r = run("generate", "--scenario", bad.toString(), "--out", dir.toString());
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err()).contains(bad + ": 'runtime' is missing");
+        assertThat(run("generate", "--scenario", "no-such-thing", "--out", dir.toString()).err()).contains("no built-in scenario named 'no-such-thing'");
+        Run format = run("generate", "--scenario", "default", "--format", "pdf", "--out", dir.toString());
+        assertThat(format.exitCode()).isEqualTo(2);
+        assertThat(format.err()).contains("unknown format 'pdf'");
+    }
+
+    @Test
+    void scenariosListsEveryBuiltInScenarioWithItsDescription() {
+        Run r = run("scenarios");
+        assertThat(r.exitCode()).isZero();
+        for (var s : io.clrheap.emulator.Scenarios.all()) {
+            assertThat(r.out()).contains(s.name() + " ").contains(s.description());
+        }
+    }
+
+    @Test
+    void walkReadsTheTypeNamesAFixtureCarries(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        run("generate", "--scenario", "user-types", "--out", dir.toString(), "-q");
+        Run r = run("walk", dir.resolve("user-types.core").toString(), "--stat", "-q");
+        assertThat(r.out()).contains("Shop.Order[]", "System.Double[,,]").doesNotContain("Unknown");
     }
 }

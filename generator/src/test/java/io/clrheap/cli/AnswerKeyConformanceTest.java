@@ -1,0 +1,82 @@
+package io.clrheap.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.Scenarios;
+import io.clrheap.generator.answer.AnswerKeyCheck;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.report.DumpHeapStat;
+import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.walk.HeapWalker;
+import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.walk.WalkRules;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * For every built-in scenario × runtime × GC flavour: the files {@code generate} writes, walked by the walker, give
+ * exactly the answer key written from the ground truth — its objects, its {@code dumpheap -stat} text, its regions.
+ */
+class AnswerKeyConformanceTest {
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> scenarios() {
+        return Scenarios.all().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
+                .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s.name(), v, gc))));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("scenarios")
+    void everyWrittenFileWalksToItsAnswerKey(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
+        Scenario scenario = Scenarios.named(name).orElseThrow().on(version, gc);
+        List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(GenerateCommand.Format.class), dir, null);
+        Path answer = dir.resolve(name + ".answer");
+        String expectedStat = Files.readString(answer.resolve("dumpheap-stat.txt"));
+        List<String> expectedRegions = Files.readAllLines(answer.resolve("regions.tsv")).stream().skip(1)
+                .map(l -> String.join(" ", l.split("\t")[0], l.split("\t")[1], l.split("\t")[4], l.split("\t")[5])).toList();
+        int dumps = 0;
+        for (Path file : written) {
+            if (Files.isDirectory(file)) {
+                continue;
+            }
+            dumps++;
+            try (OpenedDump dump = OpenedDump.open(file, note -> { })) {
+                Target target = dump.target(Optional.empty());
+                DiscoveredHeap heap = new HeapDiscovery(target).discover();
+                AnswerKeyCheck.Result result = AnswerKeyCheck.check(target, heap, answer);
+                assertThat(result.first()).as("%s: differences", file.getFileName()).isEmpty();
+                assertThat(result.agrees()).isTrue();
+
+                DumpHeapStat stat = new DumpHeapStat();
+                new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(stat);
+                StringWriter text = new StringWriter();
+                try (PrintWriter out = new PrintWriter(text)) {
+                    stat.print(out, TypeNames.of(dump.typeNames()), heap.freeMethodTable());
+                }
+                assertThat(text.toString().replace(System.lineSeparator(), "\n")).as("%s: dumpheap -stat", file.getFileName()).isEqualTo(expectedStat);
+
+                List<String> regions = heap.regionsByAddress().stream()
+                        .map(r -> String.format("%d %s 0x%x 0x%x", r.heap(), r.kind().id(), r.mem(), r.end())).toList();
+                assertThat(regions).as("%s: regions", file.getFileName()).containsExactlyElementsOf(expectedRegions);
+            }
+        }
+        assertThat(dumps).isEqualTo(GenerateCommand.Format.values().length);
+    }
+}
