@@ -1,0 +1,408 @@
+package io.clrheap.walker.source.bundle;
+
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MemoryRange;
+import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.elf.MappedFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A fixture bundle ({@code NAME.clrheap.tar.xz}, written by clrheap's generator) as a {@link Memory}: the process
+ * memory it holds, the runtime module's file mappings (give them to
+ * {@link io.clrheap.walker.target.TargetOpener#open} as for an ELF core), the type names and the answer files.
+ *
+ * <p>Opening reads the archive once, safely: the first entry must be {@code manifest.json}, which is checked (see
+ * {@link BundleManifest}) and whose sizes are checked against {@link BundleLimits} before anything else is extracted;
+ * then every entry must be a regular file with a safe name (relative; no {@code ..}, backslash, NUL or control
+ * character), listed in the manifest, seen once, of the listed size and SHA-256 digest. Links, devices and
+ * directories are refused; decompression stops as soon as the archive runs past what the manifest declares. Every
+ * problem is a {@link DumpFormatException} naming the bundle and the entry.
+ *
+ * <p>The entries are extracted into one temporary file in the system temporary directory ({@code java.io.tmpdir}),
+ * sparse where the memory is zero, memory-mapped with {@code java.lang.foreign} (no copy on the Java heap; multi-GiB
+ * memory works) and unlinked at once where the system allows it (Linux), else deleted on {@link #close()}. A read
+ * outside the memory ranges throws {@link MissingMemoryException} naming the address. Reads are safe from several
+ * threads; after {@link #close()} they throw {@link IllegalStateException}.
+ */
+public final class Bundle implements Memory, AutoCloseable {
+
+    private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final Pattern TYPE_LINE = Pattern.compile("0x([0-9a-fA-F]{1,16})\\s+(\\S.*)");
+
+    private final Path path;
+    private final String name;
+    private final BundleManifest manifest;
+    private final Arena arena;
+    private final MemorySegment data;
+    /** The temporary file, while it still exists (null once unlinked). */
+    private final Path temp;
+    private final Map<String, Long> offsets;
+    private final Map<Long, String> typeNames;
+    private final List<String> answerNames;
+    private final List<MemoryRange> ranges;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    // The memory ranges sorted by address, as parallel arrays: the lookup runs on every read.
+    private final long[] starts;
+    private final long[] lengths;
+    private final long[] dataOffsets;
+    /** The range of the last read; threads may race on it harmlessly: every use re-checks it. */
+    private int lastHit;
+
+    private Bundle(Path path, BundleManifest manifest, Arena arena, MemorySegment data, Path temp, Map<String, Long> offsets)
+            throws DumpFormatException {
+        this.path = path;
+        this.name = String.valueOf(path.getFileName());
+        this.manifest = manifest;
+        this.arena = arena;
+        this.data = data;
+        this.temp = temp;
+        this.offsets = offsets;
+        List<BundleMemoryRange> memory = manifest.memory();
+        int n = memory.size();
+        starts = new long[n];
+        lengths = new long[n];
+        dataOffsets = new long[n];
+        for (int i = 0; i < n; i++) {
+            BundleMemoryRange r = memory.get(i);
+            starts[i] = r.start();
+            lengths[i] = r.length();
+            dataOffsets[i] = offsets.get(r.entry());
+        }
+        ranges = coalesce();
+        typeNames = parseTypeNames();
+        List<String> answers = new ArrayList<>();
+        for (BundleEntry e : manifest.entries()) {
+            if (e.name().startsWith(EntryNames.ANSWER)) {
+                answers.add(e.name().substring(EntryNames.ANSWER.length()));
+            }
+        }
+        Collections.sort(answers);
+        answerNames = List.copyOf(answers);
+    }
+
+    /** Opens {@code file} with the {@link BundleLimits#DEFAULT default limits}. */
+    public static Bundle open(Path file) throws IOException {
+        return open(file, BundleLimits.DEFAULT);
+    }
+
+    /**
+     * Opens {@code file}, extracting it to a temporary file in {@code java.io.tmpdir}.
+     *
+     * @throws DumpFormatException when the bundle is not one this reader accepts, naming the bundle and the entry
+     * @throws IOException         when the bundle cannot be read or the temporary file written
+     */
+    public static Bundle open(Path file, BundleLimits limits) throws IOException {
+        return open(file, limits, Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /** As {@link #open(Path, BundleLimits)}, extracting into {@code tempDir}. */
+    static Bundle open(Path file, BundleLimits limits, Path tempDir) throws IOException {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(limits, "limits");
+        BundleExtractor.Extracted extracted = BundleExtractor.extract(file, limits, tempDir);
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment data;
+            try (FileChannel channel = FileChannel.open(extracted.file(), StandardOpenOption.READ)) {
+                data = channel.map(FileChannel.MapMode.READ_ONLY, 0, extracted.size(), arena);
+            }
+            Path temp = extracted.file();
+            try {
+                Files.delete(temp); // the mapping keeps the bytes; nothing is left behind if the JVM dies
+                temp = null;
+            } catch (IOException e) {
+                // a system that cannot unlink a mapped file: deleted on close
+            }
+            return new Bundle(file, extracted.manifest(), arena, data, temp, extracted.offsets());
+        } catch (IOException | RuntimeException | Error e) {
+            arena.close();
+            try {
+                Files.deleteIfExists(extracted.file());
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** The bundle file. */
+    public Path path() {
+        return path;
+    }
+
+    /** The checked manifest. */
+    public BundleManifest manifest() {
+        return manifest;
+    }
+
+    /** The runtime module's file mappings, as an ELF core's {@code NT_FILE} note would list them. */
+    public List<MappedFile> mappedFiles() {
+        return manifest.mappedFiles();
+    }
+
+    /** MethodTable → type name, from {@code type-names.txt}, in MethodTable order (empty when the bundle has none). */
+    public Map<Long, String> typeNames() {
+        return typeNames;
+    }
+
+    /** The answer files, by their path under {@code answer/} (e.g. {@code objects.tsv}), sorted. */
+    public List<String> answerNames() {
+        return answerNames;
+    }
+
+    /** The size of the answer file {@code answerName} (a name from {@link #answerNames()}). */
+    public long answerSize(String answerName) {
+        return entry(EntryNames.ANSWER + answerName).size();
+    }
+
+    /** The bytes of the answer file {@code answerName} (a name from {@link #answerNames()}), streamed from the mapping. */
+    public InputStream openAnswer(String answerName) {
+        return new SegmentInputStream(slice(entry(EntryNames.ANSWER + answerName)));
+    }
+
+    private BundleEntry entry(String entryName) {
+        for (BundleEntry e : manifest.entries()) {
+            if (e.name().equals(entryName)) {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException("no entry " + entryName + " in " + name + "; its answer files: " + answerNames);
+    }
+
+    private MemorySegment slice(BundleEntry entry) {
+        return data.asSlice(offsets.get(entry.name()), entry.size());
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        arena.close();
+        if (temp != null) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException e) {
+                temp.toFile().deleteOnExit();
+            }
+        }
+    }
+
+    private Map<Long, String> parseTypeNames() throws DumpFormatException {
+        BundleEntry entry = manifest.entries().stream().filter(e -> e.name().equals(EntryNames.TYPE_NAMES)).findFirst()
+                .orElse(null);
+        if (entry == null) {
+            return Map.of();
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(slice(entry).asByteBuffer()).toString();
+        } catch (CharacterCodingException e) {
+            throw new DumpFormatException(path + ": entry " + EntryNames.TYPE_NAMES + " is not UTF-8 text", e);
+        }
+        Map<Long, String> names = new LinkedHashMap<>();
+        int number = 0;
+        for (String line : text.split("\n", -1)) {
+            number++;
+            String stripped = line.strip();
+            if (stripped.isEmpty() || stripped.startsWith("#")) {
+                continue;
+            }
+            Matcher m = TYPE_LINE.matcher(stripped);
+            if (!m.matches()) {
+                throw new DumpFormatException(String.format("%s: entry %s line %d: expected '0x<MethodTable> <type name>', "
+                        + "found '%s'", path, EntryNames.TYPE_NAMES, number, TarReader.printable(stripped)));
+            }
+            long mt = Long.parseUnsignedLong(m.group(1), 16);
+            if (names.putIfAbsent(mt, m.group(2)) != null) {
+                throw new DumpFormatException(String.format("%s: entry %s line %d: MethodTable 0x%x is named twice", path,
+                        EntryNames.TYPE_NAMES, number, mt));
+            }
+        }
+        return Collections.unmodifiableMap(names);
+    }
+
+    private List<MemoryRange> coalesce() {
+        List<MemoryRange> result = new ArrayList<>();
+        int i = 0;
+        while (i < starts.length) {
+            long start = starts[i];
+            long end = starts[i] + lengths[i];
+            while (i + 1 < starts.length && starts[i + 1] == end) {
+                i++;
+                end = starts[i] + lengths[i];
+            }
+            result.add(new MemoryRange(start, end - start));
+            i++;
+        }
+        return List.copyOf(result);
+    }
+
+    // ---- Memory ----
+
+    /** The index of the range holding {@code address}, or -1. */
+    private int indexOf(long address) {
+        int hit = lastHit;
+        if (hit < starts.length && Long.compareUnsigned(address - starts[hit], lengths[hit]) < 0) {
+            return hit;
+        }
+        int low = 0;
+        int high = starts.length - 1;
+        int found = -1;
+        while (low <= high) { // the last range starting at or below the address
+            int mid = (low + high) >>> 1;
+            if (Long.compareUnsigned(starts[mid], address) <= 0) {
+                found = mid;
+                low = mid + 1;
+            } else {
+                high = mid - 1;
+            }
+        }
+        if (found < 0 || Long.compareUnsigned(address - starts[found], lengths[found]) >= 0) {
+            return -1;
+        }
+        lastHit = found;
+        return found;
+    }
+
+    /** The offset in the data of {@code [address, address + length)} when one range holds all of it, else -1. */
+    private long dataOffset(long address, int length) {
+        int i = indexOf(address);
+        if (i < 0) {
+            return -1;
+        }
+        long inRange = address - starts[i];
+        return length <= lengths[i] - inRange ? dataOffsets[i] + inRange : -1;
+    }
+
+    /** How many bytes from {@code address} on, up to {@code length}, the ranges hold (adjacent ranges continue a run). */
+    private long presentPrefix(long address, long length) {
+        if (length != 0 && Long.compareUnsigned(address + length, address) < 0 && address + length != 0) {
+            return 0;
+        }
+        long at = address;
+        long counted = 0;
+        while (true) {
+            int i = indexOf(at);
+            if (i < 0) {
+                return counted;
+            }
+            long available = lengths[i] - (at - starts[i]);
+            if (Long.compareUnsigned(length - counted, available) <= 0) {
+                return length;
+            }
+            counted += available;
+            at += available;
+        }
+    }
+
+    private MissingMemoryException missing(long address, long length) {
+        return new MissingMemoryException(address, length, name, MissingMemoryException.Reason.NOT_MAPPED);
+    }
+
+    @Override
+    public byte readByte(long address) {
+        long at = dataOffset(address, 1);
+        if (at < 0) {
+            throw missing(address, 1);
+        }
+        return data.get(ValueLayout.JAVA_BYTE, at);
+    }
+
+    @Override
+    public short readShort(long address) {
+        long at = dataOffset(address, 2);
+        return at >= 0 ? data.get(U16, at) : (short) readSpanning(address, 2);
+    }
+
+    @Override
+    public int readInt(long address) {
+        long at = dataOffset(address, 4);
+        return at >= 0 ? data.get(U32, at) : (int) readSpanning(address, 4);
+    }
+
+    @Override
+    public long readLong(long address) {
+        long at = dataOffset(address, 8);
+        return at >= 0 ? data.get(U64, at) : readSpanning(address, 8);
+    }
+
+    /** A little-endian value whose bytes span adjacent ranges (or are missing: then this throws). */
+    private long readSpanning(long address, int length) {
+        byte[] bytes = new byte[length];
+        read(address, bytes, 0, length);
+        long value = 0;
+        for (int i = length - 1; i >= 0; i--) {
+            value = (value << 8) | Byte.toUnsignedLong(bytes[i]);
+        }
+        return value;
+    }
+
+    @Override
+    public void read(long address, byte[] destination, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, destination.length);
+        if (presentPrefix(address, length) < length) {
+            throw missing(address, length);
+        }
+        long at = address;
+        int done = 0;
+        while (done < length) {
+            int i = indexOf(at);
+            long inRange = at - starts[i];
+            int chunk = (int) Math.min(length - done, lengths[i] - inRange);
+            MemorySegment.copy(data, ValueLayout.JAVA_BYTE, dataOffsets[i] + inRange, destination, offset + done, chunk);
+            done += chunk;
+            at += chunk;
+        }
+    }
+
+    /** True when every byte of {@code [address, address + length)} is held; for {@code length} 0, the byte at it. */
+    @Override
+    public boolean contains(long address, long length) {
+        if (length < 0) {
+            return false;
+        }
+        return length == 0 ? presentPrefix(address, 1) == 1 : presentPrefix(address, length) == length;
+    }
+
+    @Override
+    public List<MemoryRange> ranges() {
+        return ranges;
+    }
+
+    @Override
+    public String describe() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return "Bundle[" + path + ", " + starts.length + " memory ranges, " + answerNames.size() + " answer files]";
+    }
+}
