@@ -4,6 +4,8 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenario;
 import io.clrheap.generator.answer.AnswerKeyWriter;
+import io.clrheap.generator.bundle.BundleInfo;
+import io.clrheap.generator.bundle.BundleWriter;
 import io.clrheap.generator.elf.ElfCoreWriter;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
@@ -42,7 +44,8 @@ final class GenerateCommand implements Callable<Integer> {
 
     /** The file formats generate writes. */
     enum Format {
-        ELF("elf", ".core");
+        ELF("elf", ".core"),
+        BUNDLE("bundle", BundleWriter.SUFFIX);
 
         final String id;
         final String suffix;
@@ -85,7 +88,7 @@ final class GenerateCommand implements Callable<Integer> {
     Long seed;
 
     @Option(names = "--format", paramLabel = "FORMAT", split = ",", converter = FormatConverter.class,
-            description = "What to write, one or more of: elf (default: all).")
+            description = "What to write, one or more of: elf, bundle (default: all).")
     List<Format> formats;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The folder to write into (created if missing).")
@@ -160,6 +163,12 @@ final class GenerateCommand implements Callable<Integer> {
         }
         Path answer = folder.resolve(s.name() + ".answer");
         AnswerKeyWriter.write(process, answer);
+        if (formats.contains(Format.BUNDLE)) {
+            Path bundle = folder.resolve(s.name() + Format.BUNDLE.suffix);
+            note(progress, "writing %s ...", bundle.getFileName());
+            BundleWriter.write(process, BundleInfo.of(process, VersionProvider.clrheapVersion()), answer, bundle);
+            written.add(bundle);
+        }
         written.add(answer);
         return written;
     }

@@ -7,14 +7,19 @@ import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetException;
 import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.source.bundle.Bundle;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.tukaani.xz.XZInputStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * A dump file opened for walking, whatever its format: an ELF core (or {@code .xz} of one). Knows how to find the
+ * A dump file opened for walking, whatever its format: an ELF core (or {@code .xz} of one), a fixture bundle. Knows how to find the
  * runtime in it and carries the type names a clrheap fixture holds beside the memory.
  */
 final class OpenedDump implements AutoCloseable {
@@ -41,8 +46,29 @@ final class OpenedDump implements AutoCloseable {
 
     /** Opens {@code file}; {@code notes} receives one-line notes (e.g. that an .xz is being decompressed). */
     static OpenedDump open(Path file, Consumer<String> notes) throws DumpFormatException, IOException {
+        if (isBundle(file)) {
+            Bundle bundle = Bundle.open(file);
+            return new OpenedDump("fixture bundle", bundle, bundle.typeNames(),
+                    (opener, module) -> opener.open(bundle, bundle.mappedFiles(), module), bundle);
+        }
         ElfCore core = ElfCore.open(file, notes);
         return new OpenedDump("ELF core", core, core.typeNames(), (opener, module) -> opener.open(core, core.mappedFiles(), module), core);
+    }
+
+    /** An xz stream whose first 512 bytes are a ustar header: a fixture bundle (a core.xz starts with an ELF header). */
+    private static boolean isBundle(Path file) throws IOException {
+        byte[] magic = new byte[6];
+        try (InputStream in = Files.newInputStream(file)) {
+            if (in.readNBytes(magic, 0, 6) < 6 || (magic[0] & 0xff) != 0xfd || magic[1] != '7' || magic[2] != 'z' || magic[3] != 'X' || magic[4] != 'Z') {
+                return false;
+            }
+        }
+        try (InputStream in = new XZInputStream(Files.newInputStream(file))) {
+            byte[] header = in.readNBytes(512);
+            return header.length == 512 && new String(header, 257, 5, StandardCharsets.US_ASCII).equals("ustar");
+        } catch (IOException e) {
+            return false; // not a readable xz stream: the ELF reader says what is wrong with it
+        }
     }
 
     String format() {

@@ -46,14 +46,15 @@ class BundleRoundTripTest {
     @TempDir
     Path dir;
 
+    /** A few scenarios on every runtime: the CLI's answer-key test walks every scenario's bundle. */
     static Stream<Arguments> scenarios() {
-        return Scenarios.all().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
-                .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s.name(), v, gc))));
+        return Stream.of("default", "every-edge", "collected", "frozen-segments").flatMap(s -> Stream.of(RuntimeVersion.values())
+                .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s, v, gc))));
     }
 
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("scenarios")
-    void everyBuiltInScenarioWalksFromItsBundleToExactlyItsGroundTruth(String name, RuntimeVersion version, GcFlavor gc)
+    void aBundleWalksToExactlyItsGroundTruth(String name, RuntimeVersion version, GcFlavor gc)
             throws Exception {
         Scenario scenario = Scenarios.named(name).orElseThrow().on(version, gc);
         EmulatedRuntime process = new RuntimeBuilder().build(scenario);
