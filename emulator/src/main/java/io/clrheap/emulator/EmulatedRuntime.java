@@ -1,5 +1,6 @@
 package io.clrheap.emulator;
 
+import io.clrheap.emulator.module.EmulatedModule;
 import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.emulator.space.AddressSpace;
 import io.clrheap.layout.RuntimeLayout;
@@ -8,7 +9,8 @@ import java.util.Map;
 
 /**
  * An emulated process: its memory, the runtime module's mappings (what /proc/PID/maps or an ELF core's NT_FILE
- * lists), the ground truth of what was placed, and the type names (which real processes keep in metadata).
+ * lists), the ground truth of what was placed, the type names (which real processes keep in metadata) and the
+ * runtime module as a dump's module list describes it.
  *
  * @param scenario     what was built
  * @param layout       the profile it was built with
@@ -16,7 +18,13 @@ import java.util.Map;
  * @param mappings     the runtime module's file mappings
  * @param groundTruth  every object, region and allocation context placed
  * @param typeNames    MethodTable → type name
+ * @param module       the runtime module: platform, path, base, size, timestamp, file version
  */
 public record EmulatedRuntime(Scenario scenario, RuntimeLayout layout, AddressSpace memory, List<ModuleMapping> mappings,
-                              GroundTruth groundTruth, Map<Long, String> typeNames) {
+                              GroundTruth groundTruth, Map<Long, String> typeNames, EmulatedModule module) {
+
+    /** The operating system the process was built for: Linux ({@code libcoreclr.so}) or Windows ({@code coreclr.dll}). */
+    public Platform platform() {
+        return module.platform();
+    }
 }

@@ -1,5 +1,6 @@
 package io.clrheap.emulator;
 
+import io.clrheap.emulator.module.EmulatedModule;
 import io.clrheap.emulator.module.ModuleImage;
 import io.clrheap.emulator.module.ModuleImageBuilder;
 import io.clrheap.emulator.space.AddressSpace;
@@ -23,6 +24,7 @@ public final class RuntimeBuilder {
 
     private final ProfileLoader profiles;
     private long memoryBudget = DEFAULT_MEMORY_BUDGET;
+    private Platform platform = Platform.LINUX;
 
     public RuntimeBuilder(ProfileLoader profiles) {
         this.profiles = profiles;
@@ -38,6 +40,17 @@ public final class RuntimeBuilder {
             throw new IllegalArgumentException("a memory budget is positive, not " + bytes);
         }
         memoryBudget = bytes;
+        return this;
+    }
+
+    /**
+     * The operating system to build for (default {@link Platform#LINUX}). It decides the runtime module's format and
+     * name only: a Windows build is the Linux build of the same scenario with {@code coreclr.dll}, a PE32+ image, in
+     * place of {@code libcoreclr.so} — same addresses, same bytes everywhere but the module's header part, the Linux
+     * x64 structure layouts.
+     */
+    public RuntimeBuilder platform(Platform platform) {
+        this.platform = java.util.Objects.requireNonNull(platform, "platform");
         return this;
     }
 
@@ -58,7 +71,7 @@ public final class RuntimeBuilder {
                 new BumpAllocator("gc bookkeeping", ProcessLayout.BOOKKEEPING, ProcessLayout.BOOKKEEPING_SIZE),
                 new BumpAllocator("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE),
                 new BumpAllocator("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE),
-                new ModuleImageBuilder(modulePath(layout), ProcessLayout.MODULE_BASE));
+                new ModuleImageBuilder(modulePath(layout, platform), ProcessLayout.MODULE_BASE, platform));
         // the module first: everything else writes into its variables
         RuntimeGlobals globals = new RuntimeGlobals(process);
         TypeSystem types = new TypeSystem(process, scenario.types());
@@ -77,7 +90,10 @@ public final class RuntimeBuilder {
         handles.handles().forEach(h -> process.truth().addHandle(new GroundTruth.HandleInfo(h.handle(), h.type(), h.target(), h.secondary())));
         globals.writeProcessGlobals(types, heaps.heaps(), heapArray, handleTableMap);
         ModuleImage image = globals.image();
-        return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())));
+        EmulatedModule module = new EmulatedModule(image.platform(), image.path(), image.base(), image.end() - image.base(),
+                image.timeDateStamp(), RuntimeGlobals.fileVersion(layout.primaryBuild().version()));
+        return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(),
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module);
     }
 
     /** The scenario's allocation program, step by step. */
@@ -120,7 +136,11 @@ public final class RuntimeBuilder {
         }
     }
 
-    private static String modulePath(RuntimeLayout layout) {
-        return "/usr/share/dotnet/shared/Microsoft.NETCore.App/" + layout.primaryBuild().version() + "/libcoreclr.so";
+    private static String modulePath(RuntimeLayout layout, Platform platform) {
+        String version = layout.primaryBuild().version();
+        return switch (platform) {
+            case LINUX -> "/usr/share/dotnet/shared/Microsoft.NETCore.App/" + version + "/libcoreclr.so";
+            case WINDOWS -> "C:\\Program Files\\dotnet\\shared\\Microsoft.NETCore.App\\" + version + "\\coreclr.dll";
+        };
     }
 }

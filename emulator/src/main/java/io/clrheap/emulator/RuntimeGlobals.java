@@ -1,5 +1,6 @@
 package io.clrheap.emulator;
 
+import io.clrheap.emulator.module.FileVersion;
 import io.clrheap.emulator.module.ModuleImage;
 import io.clrheap.layout.DacTable;
 import io.clrheap.layout.GcFlavor;
@@ -25,6 +26,14 @@ final class RuntimeGlobals {
     private static final Map<String, int[]> RUNTIME_VERSIONS = Map.of(
             "8.0.30", new int[] {8, 0, 3026, 36720},
             "10.0.9", new int[] {10, 0, 926, 27113});
+    /**
+     * The runtime's four-part file version per build: DotNetRuntimeInfo's RuntimeVersion where the build exports it,
+     * the sccsid string {@code @(#)Version 9.0.124.61010} of 9.0.1 (discovery.md section 3).
+     */
+    private static final Map<String, FileVersion> FILE_VERSIONS = Map.of(
+            "8.0.30", new FileVersion(8, 0, 3026, 36720),
+            "9.0.1", new FileVersion(9, 0, 124, 61010),
+            "10.0.9", new FileVersion(10, 0, 926, 27113));
     /** GcDacVars minor versions (discovery.md section 5). */
     private static final Map<RuntimeVersion, Integer> GC_DAC_MINOR = Map.of(RuntimeVersion.NET8, 1, RuntimeVersion.NET9, 1, RuntimeVersion.NET10, 4);
 
@@ -148,6 +157,22 @@ final class RuntimeGlobals {
                 info.runtimeVersion(i, v[i]);
             }
         }
+    }
+
+    /**
+     * The file version of build {@code version} ({@code 8.0.30}): the known one, else major.minor with patch × 100 as
+     * the build number (the scheme of the known ones: 8.0.30 is 8.0.3026).
+     */
+    static FileVersion fileVersion(String version) {
+        FileVersion known = FILE_VERSIONS.get(version);
+        if (known != null) {
+            return known;
+        }
+        String[] parts = version.split("\\.");
+        int major = Integer.parseInt(parts[0]);
+        int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+        int patch = parts.length > 2 ? Integer.parseInt(parts[2]) : 0;
+        return new FileVersion(major, minor, Math.min(0xffff, patch * 100), 0);
     }
 
     ModuleImage image() {

@@ -1,9 +1,13 @@
 package io.clrheap.emulator.module;
 
+import io.clrheap.emulator.Platform;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A laid-out runtime module: its bytes as mapped in the process and as its file holds them, and its mappings. */
+/**
+ * A laid-out runtime module: its bytes as mapped in the process and as its file holds them, and its mappings; an ELF
+ * shared object on Linux, a PE32+ image on Windows.
+ */
 public final class ModuleImage {
 
     private final String path;
@@ -11,13 +15,27 @@ public final class ModuleImage {
     private final long end;
     private final byte[] mapped;
     private final byte[] file;
+    private final Platform platform;
+    private final int timeDateStamp;
 
-    ModuleImage(String path, long base, long end, byte[] mapped, byte[] file) {
+    ModuleImage(String path, long base, long end, byte[] mapped, byte[] file, Platform platform, int timeDateStamp) {
         this.path = path;
         this.base = base;
         this.end = end;
         this.mapped = mapped;
         this.file = file;
+        this.platform = platform;
+        this.timeDateStamp = timeDateStamp;
+    }
+
+    /** ELF (Linux) or PE32+ (Windows). */
+    public Platform platform() {
+        return platform;
+    }
+
+    /** The PE header's TimeDateStamp (Windows); 0 for an ELF image, which has none. */
+    public int timeDateStamp() {
+        return timeDateStamp;
     }
 
     public String path() {
@@ -33,7 +51,10 @@ public final class ModuleImage {
         return end;
     }
 
-    /** Header, .text and .data as mapped from base (file offset = address - base), .dynamic pointers rebased as ld.so leaves them. */
+    /**
+     * Header, .text and .data as mapped from base (file offset = address - base), .dynamic pointers rebased as ld.so
+     * leaves them (ELF); headers, export directory, .text and .data (PE).
+     */
     public byte[] mappedBytes() {
         return mapped.clone();
     }

@@ -1,5 +1,6 @@
 package io.clrheap.emulator.module;
 
+import io.clrheap.emulator.Platform;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,10 @@ import java.util.List;
  * at once and callers can wire pointers before {@link #build()}. Facts: the System V gABI (ELF header, program
  * headers, dynamic section, symbol table) and the GNU hash section format (hash h = h * 33 + c from 5381, a bloom
  * filter of 64-bit words, buckets, chains whose low bit ends a bucket).
+ *
+ * <p>For {@link Platform#WINDOWS} the same parts, at the same offsets, make a PE32+ image instead: only the
+ * read-only header part differs (DOS header, PE headers, section table and export directory: {@link PeHeaders}),
+ * so every address a caller reserved is the same on both platforms.
  */
 public final class ModuleImageBuilder {
 
@@ -25,22 +30,31 @@ public final class ModuleImageBuilder {
     private static final int SYMBOL_SIZE = 24;
     private static final long PAGE = 0x1000;
 
-    private record Export(String name, long address, long size) {
+    /** An exported symbol: its name, address in the process and size in bytes (ELF {@code st_size}; PE exports have none). */
+    record Export(String name, long address, long size) {
     }
 
     private final String path;
     private final long base;
+    private final Platform platform;
     private long textNext = TEXT;
     private long dataNext = DATA;
     private long bssNext = BSS;
     private final List<Export> exports = new ArrayList<>();
 
+    /** An ELF shared object ({@code libcoreclr.so}) at {@code base}. */
     public ModuleImageBuilder(String path, long base) {
+        this(path, base, Platform.LINUX);
+    }
+
+    /** An ELF shared object (Linux) or a PE32+ image (Windows) at {@code base}, a multiple of 64 KiB. */
+    public ModuleImageBuilder(String path, long base, Platform platform) {
         if ((base & 0xffff) != 0) {
             throw new IllegalArgumentException(String.format("module base 0x%x is not 64 KiB aligned", base));
         }
         this.path = path;
         this.base = base;
+        this.platform = java.util.Objects.requireNonNull(platform, "platform");
     }
 
     private long reserve(String part, long next, long limit, long size, int alignment, java.util.function.LongConsumer advance) {
@@ -87,6 +101,9 @@ public final class ModuleImageBuilder {
     }
 
     public ModuleImage build() {
+        if (platform == Platform.WINDOWS) {
+            return buildPe();
+        }
         int n = exports.size();
         int nbuckets = Math.max(1, n);
         // GNU hash wants the hashed symbols ordered by bucket
@@ -177,7 +194,22 @@ public final class ModuleImageBuilder {
 
         byte[] file = dynamicSection(image, dynamic, 0, gnuHash, dynstr, dynsym, strsz, sonameOffset);
         byte[] mapped = dynamicSection(image, dynamic, base, gnuHash, dynstr, dynsym, strsz, sonameOffset);
-        return new ModuleImage(path, base, base + bssEnd, mapped, file);
+        return new ModuleImage(path, base, base + bssEnd, mapped, file, Platform.LINUX, 0);
+    }
+
+    /**
+     * The PE32+ image: the header part written by {@link PeHeaders}, the rest as reserved. A PE file whose file
+     * alignment is its section alignment and whose sections start at file offset = RVA is laid out as it is mapped,
+     * so the file bytes are the mapped bytes (.bss is the zero-filled tail of .data's virtual size, not in the file).
+     */
+    private ModuleImage buildPe() {
+        long bssEnd = align(bssNext, PAGE);
+        String fileName = path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+        int timeDateStamp = PeHeaders.timeDateStamp(path);
+        ByteBuffer image = ByteBuffer.allocate((int) BSS).order(ByteOrder.LITTLE_ENDIAN);
+        PeHeaders.write(image, fileName, base, timeDateStamp, TEXT, DATA, BSS, bssEnd, exports);
+        byte[] bytes = image.array();
+        return new ModuleImage(path, base, base + bssEnd, bytes, bytes.clone(), Platform.WINDOWS, timeDateStamp);
     }
 
     /** The image with its .dynamic written, d_ptr values rebased by {@code bias} (0: as in the file). */

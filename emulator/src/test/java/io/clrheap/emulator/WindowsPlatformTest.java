@@ -1,0 +1,225 @@
+package io.clrheap.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MemoryRange;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A Windows build is the Linux build of the same scenario with coreclr.dll, a PE32+ image, in place of
+ * libcoreclr.so: one answer key serves both. The PE image is read here by hand, by its specification's offsets.
+ */
+class WindowsPlatformTest {
+
+    /** The module's header part: ELF headers and symbols on Linux, PE headers and exports on Windows. */
+    private static final long HEADER_PART = 0x10000;
+
+    static Stream<Arguments> builds() {
+        return Stream.of("default", "every-edge", "collected", "user-types", "frozen-segments").flatMap(name -> Stream.of(
+                Arguments.of(name, RuntimeVersion.NET8, GcFlavor.SERVER),
+                Arguments.of(name, RuntimeVersion.NET9, GcFlavor.WORKSTATION),
+                Arguments.of(name, RuntimeVersion.NET10, GcFlavor.SERVER)));
+    }
+
+    private static EmulatedRuntime build(String name, RuntimeVersion version, GcFlavor gc, Platform platform) {
+        return new RuntimeBuilder().platform(platform).build(Scenarios.named(name).orElseThrow().on(version, gc));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("builds")
+    void aWindowsBuildHasTheGroundTruthOfTheLinuxBuild(String name, RuntimeVersion version, GcFlavor gc) {
+        EmulatedRuntime linux = build(name, version, gc, Platform.LINUX);
+        EmulatedRuntime windows = build(name, version, gc, Platform.WINDOWS);
+        assertThat(objects(windows)).isEqualTo(objects(linux));
+        assertThat(windows.groundTruth().regions()).isEqualTo(linux.groundTruth().regions());
+        assertThat(windows.groundTruth().contexts()).isEqualTo(linux.groundTruth().contexts());
+        assertThat(windows.groundTruth().handles()).isEqualTo(linux.groundTruth().handles());
+        assertThat(windows.groundTruth().threads()).isEqualTo(linux.groundTruth().threads());
+        assertThat(windows.typeNames()).isEqualTo(linux.typeNames());
+        assertThat(InvariantChecker.check(windows)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("builds")
+    void aWindowsBuildHasTheBytesOfTheLinuxBuildOutsideTheModuleHeaders(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
+        EmulatedRuntime linux = build(name, version, gc, Platform.LINUX);
+        EmulatedRuntime windows = build(name, version, gc, Platform.WINDOWS);
+        assertThat(windows.memory().touchedRanges()).isEqualTo(linux.memory().touchedRanges());
+        long headers = windows.module().base();
+        assertThat(digestOutside(windows, headers, headers + HEADER_PART)).isEqualTo(digestOutside(linux, headers, headers + HEADER_PART));
+        byte[] windowsHeaders = windows.memory().readBytes(headers, (int) HEADER_PART);
+        assertThat(windowsHeaders).isNotEqualTo(linux.memory().readBytes(headers, (int) HEADER_PART));
+    }
+
+    @Test
+    void theSameWindowsScenarioGivesTheSameBytes() throws Exception {
+        EmulatedRuntime a = build("every-edge", RuntimeVersion.NET10, GcFlavor.SERVER, Platform.WINDOWS);
+        EmulatedRuntime b = build("every-edge", RuntimeVersion.NET10, GcFlavor.SERVER, Platform.WINDOWS);
+        assertThat(digestOutside(a, 0, 0)).isEqualTo(digestOutside(b, 0, 0));
+        assertThat(a.module()).isEqualTo(b.module());
+    }
+
+    @Test
+    void theLinuxBuildIsTheDefaultAndDescribesLibcoreclr() {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(RuntimeVersion.NET9, GcFlavor.SERVER));
+        assertThat(runtime.platform()).isEqualTo(Platform.LINUX);
+        assertThat(runtime.module().fileName()).isEqualTo("libcoreclr.so");
+        assertThat(runtime.module().path()).isEqualTo("/usr/share/dotnet/shared/Microsoft.NETCore.App/9.0.1/libcoreclr.so");
+        assertThat(runtime.module().base()).isEqualTo(ProcessLayout.MODULE_BASE);
+        assertThat(runtime.module().timeDateStamp()).isZero();
+        assertThat(runtime.module().fileVersion()).hasToString("9.0.124.61010");
+        assertThat(runtime.mappings().get(0).start()).isEqualTo(runtime.module().base());
+        assertThat(runtime.mappings().getLast().end()).isLessThanOrEqualTo(runtime.module().base() + runtime.module().size());
+    }
+
+    static Stream<Arguments> versions() {
+        return Stream.of(RuntimeVersion.values()).map(Arguments::of);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("versions")
+    void theWindowsRuntimeModuleIsAPe32PlusImageExportingWhatTheElfModuleExports(RuntimeVersion version) {
+        EmulatedRuntime linux = new RuntimeBuilder().build(Scenario.defaultScenario(version, GcFlavor.WORKSTATION));
+        EmulatedRuntime windows = new RuntimeBuilder().platform(Platform.WINDOWS).build(Scenario.defaultScenario(version, GcFlavor.WORKSTATION));
+        Memory m = windows.memory();
+        long base = windows.module().base();
+        assertThat(windows.platform()).isEqualTo(Platform.WINDOWS);
+        assertThat(windows.module().fileName()).isEqualTo("coreclr.dll");
+        assertThat(windows.module().path()).startsWith("C:\\Program Files\\dotnet\\shared\\Microsoft.NETCore.App\\")
+                .endsWith("\\" + windows.layout().primaryBuild().version() + "\\coreclr.dll");
+
+        assertThat(m.readU16(base)).as("MZ").isEqualTo(0x5a4d);
+        long nt = base + m.readU32(base + 0x3c);
+        assertThat(m.readInt(nt)).as("PE\\0\\0").isEqualTo(0x4550);
+        assertThat(m.readU16(nt + 4)).as("Machine").isEqualTo(0x8664);
+        int sections = m.readU16(nt + 6);
+        assertThat(m.readU32(nt + 8)).as("TimeDateStamp").isEqualTo(Integer.toUnsignedLong(windows.module().timeDateStamp())).isNotZero();
+        int optionalSize = m.readU16(nt + 20);
+        long optional = nt + 24;
+        assertThat(m.readU16(optional)).as("PE32+ magic").isEqualTo(0x20b);
+        assertThat(m.readLong(optional + 24)).as("ImageBase").isEqualTo(base);
+        assertThat(m.readU32(optional + 56)).as("SizeOfImage").isEqualTo(windows.module().size());
+        assertThat(windows.module().size()).isEqualTo(linux.module().size());
+        assertThat(m.readU32(optional + 108)).as("NumberOfRvaAndSizes").isGreaterThanOrEqualTo(1);
+        long exportRva = m.readU32(optional + 112);
+
+        // sections tile the image from the headers' page, in RVA order, file offset = RVA
+        long sectionTable = optional + optionalSize;
+        List<String> names = new ArrayList<>();
+        long next = m.readU32(optional + 60); // SizeOfHeaders
+        for (int i = 0; i < sections; i++) {
+            long s = sectionTable + 40L * i;
+            names.add(new String(m.readBytes(s, 8), StandardCharsets.US_ASCII).replace("\0", ""));
+            assertThat(m.readU32(s + 12)).as("VirtualAddress of section %d", i).isEqualTo(next);
+            assertThat(m.readU32(s + 20)).as("PointerToRawData of section %d", i).isEqualTo(next);
+            next += m.readU32(s + 8);
+        }
+        assertThat(names).containsExactly(".rdata", ".text", ".data");
+        assertThat(next).isEqualTo(windows.module().size());
+
+        Map<String, Long> exports = peExports(m, base, exportRva);
+        Map<String, Long> symbols = elfSymbols(linux.memory(), base);
+        assertThat(exports).isEqualTo(symbols).containsKey("g_dacTable");
+        assertThat(exports.containsKey("DotNetRuntimeContractDescriptor")).isEqualTo(version != RuntimeVersion.NET8);
+        assertThat(exports.containsKey("DotNetRuntimeInfo")).isEqualTo(version != RuntimeVersion.NET9);
+        // what they point at is the same data
+        for (long address : exports.values()) {
+            assertThat(m.readBytes(address, 64)).isEqualTo(linux.memory().readBytes(address, 64));
+        }
+    }
+
+    /** Name → address, through the export name pointer, ordinal and address tables. */
+    private static Map<String, Long> peExports(Memory m, long base, long exportRva) {
+        long directory = base + exportRva;
+        assertThat(m.readBytes(base + m.readU32(directory + 12), 12)).as("DLL name").isEqualTo("coreclr.dll\0".getBytes(StandardCharsets.US_ASCII));
+        long names = m.readU32(directory + 24);
+        long functions = base + m.readU32(directory + 28);
+        long namePointers = base + m.readU32(directory + 32);
+        long ordinals = base + m.readU32(directory + 36);
+        Map<String, Long> result = new TreeMap<>();
+        String previous = "";
+        for (int i = 0; i < names; i++) {
+            String name = cString(m, base + m.readU32(namePointers + 4L * i));
+            assertThat(name).as("names sorted").isGreaterThan(previous);
+            previous = name;
+            int ordinal = m.readU16(ordinals + 2L * i);
+            result.put(name, base + m.readU32(functions + 4L * ordinal));
+        }
+        return result;
+    }
+
+    /** Name → address of the defined dynamic symbols: PT_DYNAMIC → DT_SYMTAB, DT_STRTAB (rebased), symbols up to the strings. */
+    private static Map<String, Long> elfSymbols(Memory m, long base) {
+        long phoff = m.readLong(base + 32);
+        int phnum = m.readU16(base + 56);
+        long symtab = 0;
+        long strtab = 0;
+        for (int i = 0; i < phnum; i++) {
+            long ph = base + phoff + 56L * i;
+            if (m.readInt(ph) == 2) { // PT_DYNAMIC
+                for (long d = base + m.readLong(ph + 16); m.readLong(d) != 0; d += 16) {
+                    long tag = m.readLong(d);
+                    if (tag == 6) {
+                        symtab = m.readLong(d + 8);
+                    } else if (tag == 5) {
+                        strtab = m.readLong(d + 8);
+                    }
+                }
+            }
+        }
+        Map<String, Long> result = new TreeMap<>();
+        for (long s = symtab + 24; s < strtab; s += 24) {
+            result.put(cString(m, strtab + m.readU32(s)), base + m.readLong(s + 8));
+        }
+        return result;
+    }
+
+    private static String cString(Memory m, long address) {
+        StringBuilder s = new StringBuilder();
+        for (int b; (b = m.readU8(address)) != 0 && s.length() < 256; address++) {
+            s.append((char) b);
+        }
+        return s.toString();
+    }
+
+    private static List<String> objects(EmulatedRuntime runtime) {
+        List<String> objects = new ArrayList<>();
+        runtime.groundTruth().forEachObject((address, mt, size, generation, heap, kind) ->
+                objects.add(String.format("0x%x 0x%x %d %d %d %s", address, mt, size, generation, heap, kind)));
+        return objects;
+    }
+
+    /** SHA-256 over every touched range and its bytes, the bytes of [skipFrom, skipTo) left out. */
+    private static String digestOutside(EmulatedRuntime runtime, long skipFrom, long skipTo) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        byte[] buffer = new byte[1 << 16];
+        for (MemoryRange r : runtime.memory().touchedRanges()) {
+            sha.update(HexFormat.of().parseHex(String.format("%016x%016x", r.start(), r.length())));
+            for (long a = r.start(); a < r.end(); a += buffer.length) {
+                int n = (int) Math.min(buffer.length, r.end() - a);
+                runtime.memory().read(a, buffer, 0, n);
+                long from = Math.max(a, skipFrom);
+                long to = Math.min(a + n, skipTo);
+                if (from < to) {
+                    java.util.Arrays.fill(buffer, (int) (from - a), (int) (to - a), (byte) 0);
+                }
+                sha.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+}
