@@ -5,14 +5,21 @@ import io.clrheap.layout.RuntimeBuild;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.clrheap.layout.view.ContractDescriptor;
 import io.clrheap.layout.view.DotNetRuntimeInfo;
 import io.clrheap.layout.view.ViewFactory;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.source.elf.MappedFile;
+import io.clrheap.walker.source.minidump.Minidump;
+import io.clrheap.walker.source.minidump.MinidumpModule;
 import io.clrheap.walker.symbols.DynamicSymbol;
 import io.clrheap.walker.symbols.ElfDynamicSymbols;
+import io.clrheap.walker.symbols.ModuleFormatException;
 import io.clrheap.walker.symbols.ModuleHeadersMissingException;
+import io.clrheap.walker.symbols.PeExports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,9 +31,10 @@ import java.util.Optional;
 
 /**
  * Opens a process image as a {@link Target}: finds the runtime module (the mapped file whose dynamic symbols
- * export {@code g_dacTable}), identifies the exact build from the dump itself ({@code DotNetRuntimeInfo}, else
- * the length of {@code g_dacTable}), loads the matching profile and validates it on the dump. An unknown build is
- * refused, never walked with a guessed profile. Facts: discovery.md sections 2-4.
+ * export {@code g_dacTable}; on Windows the module whose PE exports do), identifies the exact build from the dump
+ * itself ({@code DotNetRuntimeInfo}, else the length of {@code g_dacTable}; on Windows, where exports have no size,
+ * else the contract descriptor: see {@link #openWindows}), loads the matching profile and validates it on the dump.
+ * An unknown build is refused, never walked with a guessed profile. Facts: discovery.md sections 2-4.
  */
 public final class TargetOpener {
 
@@ -34,6 +42,9 @@ public final class TargetOpener {
     private static final int MAX_DAC_TABLE_LENGTH = 4096;
     private static final String DAC_TABLE = "g_dacTable";
     private static final String RUNTIME_INFO = "DotNetRuntimeInfo";
+    private static final String CONTRACT_DESCRIPTOR = "DotNetRuntimeContractDescriptor";
+    /** The descriptors of 9.0.1 and 10.0.9 are 3-11 KB. */
+    private static final int MAX_DESCRIPTOR_BYTES = 1 << 20;
     private static final byte[] RUNTIME_INFO_SIGNATURE = "DotNetRuntimeInfo\0".getBytes(StandardCharsets.US_ASCII);
 
     private final ProfileLoader profiles;
@@ -50,15 +61,93 @@ public final class TargetOpener {
     public Target open(Memory memory, List<MappedFile> files, Optional<Path> moduleFile) throws TargetException {
         Located located = locateRuntimeModule(memory, files, moduleFile);
         RuntimeModule module = located.module();
-        Identified id = identify(memory, module, located.symbols());
+        ModuleExports exports = name -> located.symbols().lookup(name).map(DynamicSymbol::address);
+        Identified id = identify(memory, module, exports);
+        return finish(memory, module, id, exports);
+    }
+
+    /**
+     * Opens a Windows minidump: {@link #openWindows} over its memory and module list.
+     */
+    public Target open(Minidump dump) throws TargetException {
+        return openWindows(dump, dump.modules());
+    }
+
+    /**
+     * Opens a Windows process image: the runtime module is the module whose PE export directory exports
+     * {@code g_dacTable} ({@code coreclr.dll}, or a single-file host), read from {@code memory} at its base.
+     *
+     * <p>PE exports carry no size, so the length of {@code g_dacTable} — which on Linux tells builds apart when
+     * nothing else does — is not in the dump. The build is identified by version instead, and the table's length is
+     * then the one that build's profile records:
+     * <ol>
+     *   <li>{@code DotNetRuntimeInfo}, where the module exports it (8, 10): its RuntimeVersion names the exact
+     *       build ({@code major.minor.build/100}), whose profile must exist;</li>
+     *   <li>else the cDAC contract descriptor {@code DotNetRuntimeContractDescriptor} (9, 10): the contracts it
+     *       declares (names and versions) are those of exactly one runtime version's profile;</li>
+     *   <li>else the build cannot be identified, and the dump is refused.</li>
+     * </ol>
+     * When several known builds of the version remain (as 10.0.9 and 10.0.11 without DotNetRuntimeInfo), they must
+     * share one {@code g_dacTable} — the same length and indexes — or the dump is refused, as on Linux. The build so
+     * chosen is then validated on the dump like any other (free-object MethodTable, GcDacVars, the thread list, the
+     * descriptor's globals against the table's entries), so a wrong table would be refused, not walked.
+     */
+    public Target openWindows(Memory memory, List<MinidumpModule> modules) throws TargetException {
+        LocatedPe located = locatePeModule(memory, modules);
+        ModuleExports exports = located.exports()::get;
+        Identified id = identifyWithoutTableLength(memory, located.module(), exports);
+        RuntimeModule module = new RuntimeModule(located.module().name(), located.module().base(), located.dacTable(),
+                id.build().dacTable().length(), "dump memory (PE exports)");
+        return finish(memory, module, id, exports);
+    }
+
+    private Target finish(Memory memory, RuntimeModule module, Identified id, ModuleExports exports) throws TargetException {
         GcFlavor gc = heapType(memory, module, id.build());
         RuntimeLayout layout = profiles.load(id.version(), gc);
         Target target = new Target(memory, module, id.build(), id.versionText(), id.source(), layout, new ViewFactory(layout));
-        new TargetValidation(target, located.symbols()).check();
+        new TargetValidation(target, exports).check();
         return target;
     }
 
     private record Located(RuntimeModule module, ElfDynamicSymbols symbols) {
+    }
+
+    /** The PE runtime module, the address of its g_dacTable, and the addresses of the exports discovery reads. */
+    private record LocatedPe(MinidumpModule module, long dacTable, Map<String, Optional<Long>> exports) {
+    }
+
+    private static final List<String> PE_EXPORTS_READ = List.of(DAC_TABLE, RUNTIME_INFO, CONTRACT_DESCRIPTOR);
+
+    private LocatedPe locatePeModule(Memory memory, List<MinidumpModule> modules) throws TargetException {
+        List<String> headersMissing = new ArrayList<>();
+        List<String> corrupt = new ArrayList<>();
+        for (MinidumpModule m : modules) {
+            Map<String, Optional<Long>> found = new LinkedHashMap<>();
+            try {
+                PeExports exports = PeExports.inMemory(memory, m.base());
+                Optional<Long> table = exports.lookup(DAC_TABLE);
+                if (table.isEmpty()) {
+                    continue;
+                }
+                for (String name : PE_EXPORTS_READ) {
+                    found.put(name, exports.lookup(name));
+                }
+                return new LocatedPe(m, table.get(), found);
+            } catch (MissingMemoryException e) {
+                headersMissing.add(String.format("%s at 0x%x", m.fileName(), m.base()));
+            } catch (ModuleFormatException e) {
+                corrupt.add(e.getMessage());
+            }
+        }
+        if (!headersMissing.isEmpty()) {
+            throw new TargetException(TargetException.Kind.MODULE_HEADERS_MISSING, String.format(
+                    "no module in the dump exports g_dacTable, and the PE headers or export tables of %d modules are not in the dump (%s): "
+                            + "the dump must hold the runtime module's image (take a full-memory dump)",
+                    headersMissing.size(), headersMissing.size() <= 6 ? String.join(", ", headersMissing)
+                            : String.join(", ", headersMissing.subList(0, 6)) + ", … " + (headersMissing.size() - 6) + " more"));
+        }
+        throw new TargetException(TargetException.Kind.NOT_A_RUNTIME, "no module exports g_dacTable: not a .NET (CoreCLR) process dump ("
+                + modules.size() + " modules checked" + (corrupt.isEmpty() ? "" : "; " + corrupt.size() + " not PE32+ images, the first: " + corrupt.get(0)) + ")");
     }
 
     private Located locateRuntimeModule(Memory memory, List<MappedFile> files, Optional<Path> moduleFile) throws TargetException {
@@ -190,8 +279,8 @@ public final class TargetOpener {
     }
 
     /** The exact build: DotNetRuntimeInfo's RuntimeVersion when exported, else the g_dacTable length (discovery.md section 3). */
-    private Identified identify(Memory memory, RuntimeModule module, ElfDynamicSymbols symbols) throws TargetException {
-        Optional<String> fromInfo = runtimeInfoVersion(memory, symbols);
+    private Identified identify(Memory memory, RuntimeModule module, ModuleExports exports) throws TargetException {
+        Optional<String> fromInfo = runtimeInfoVersion(memory, exports);
         List<String> known = new ArrayList<>();
         List<Identified> matches = new ArrayList<>();
         for (RuntimeVersion v : RuntimeVersion.values()) {
@@ -223,13 +312,18 @@ public final class TargetOpener {
     }
 
     /** {@code major.minor.patch} from DotNetRuntimeInfo.RuntimeVersion (file version build number / 100 = patch). */
-    private Optional<String> runtimeInfoVersion(Memory memory, ElfDynamicSymbols symbols) {
-        Optional<DynamicSymbol> sym = lookup(symbols, RUNTIME_INFO);
+    private Optional<String> runtimeInfoVersion(Memory memory, ModuleExports exports) {
+        Optional<Long> sym;
+        try {
+            sym = exports.address(RUNTIME_INFO);
+        } catch (MissingMemoryException e) {
+            return Optional.empty();
+        }
         if (sym.isEmpty()) {
             return Optional.empty();
         }
         try {
-            long a = sym.get().address();
+            long a = sym.get();
             if (!java.util.Arrays.equals(memory.readBytes(a, RUNTIME_INFO_SIGNATURE.length), RUNTIME_INFO_SIGNATURE)) {
                 return Optional.empty();
             }
@@ -241,6 +335,90 @@ public final class TargetOpener {
             }
             return Optional.of(info.runtimeVersion(0) + "." + info.runtimeVersion(1) + "." + info.runtimeVersion(2) / 100);
         } catch (MissingMemoryException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The exact build of a module whose g_dacTable has no recorded length (a PE export): by DotNetRuntimeInfo, else by
+     * the contracts of its contract descriptor; see {@link #openWindows}.
+     */
+    private Identified identifyWithoutTableLength(Memory memory, MinidumpModule module, ModuleExports exports) throws TargetException {
+        Optional<String> fromInfo = runtimeInfoVersion(memory, exports);
+        Optional<Map<String, Long>> contracts = fromInfo.isPresent() ? Optional.empty() : descriptorContracts(memory, exports);
+        List<String> known = new ArrayList<>();
+        List<Identified> matches = new ArrayList<>();
+        for (RuntimeVersion v : RuntimeVersion.values()) {
+            RuntimeLayout layout = profiles.load(v, GcFlavor.WORKSTATION);
+            for (RuntimeBuild b : layout.builds()) {
+                known.add(b.version());
+                boolean match = fromInfo.isPresent() ? fromInfo.get().equals(b.version())
+                        : contracts.isPresent() && !layout.contracts().isEmpty() && contracts.get().equals(widen(layout.contracts()));
+                if (match) {
+                    matches.add(new Identified(v, b.version(), b, fromInfo.isPresent() ? "DotNetRuntimeInfo" : "contract descriptor's contracts"));
+                }
+            }
+        }
+        if (fromInfo.isEmpty() && contracts.isEmpty()) {
+            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
+                    "cannot identify the build of %s: it exports neither DotNetRuntimeInfo nor a readable %s, and a PE export "
+                            + "has no size to take g_dacTable's length from; clrheap has profiles for %s",
+                    module.fileName(), CONTRACT_DESCRIPTOR, String.join(", ", known)));
+        }
+        boolean sameLayout = !matches.isEmpty() && matches.stream().allMatch(m -> m.version() == matches.get(0).version()
+                && m.build().dacTable().equals(matches.get(0).build().dacTable()));
+        if (!sameLayout) {
+            String found = fromInfo.map(s -> "runtime " + s).orElse("a runtime whose contract descriptor declares " + contracts.get());
+            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
+                    "unsupported build: %s in %s; clrheap has profiles for %s%s", found, module.fileName(), String.join(", ", known),
+                    matches.isEmpty() ? "" : " (the matching builds " + String.join(", ", matches.stream().map(Identified::versionText).toList())
+                            + " differ in g_dacTable, which a PE export's missing size cannot tell apart)"));
+        }
+        if (matches.size() == 1) {
+            return matches.get(0);
+        }
+        Identified first = matches.get(0);
+        return new Identified(first.version(), String.join(" or ", matches.stream().map(Identified::versionText).toList()), first.build(),
+                first.source() + " (builds of the same layout)");
+    }
+
+    private static Map<String, Long> widen(Map<String, Integer> contracts) {
+        Map<String, Long> wide = new java.util.TreeMap<>();
+        contracts.forEach((k, v) -> wide.put(k, v.longValue()));
+        return wide;
+    }
+
+    /** The contracts (name → version) of the module's contract descriptor, when it is exported and readable. */
+    private Optional<Map<String, Long>> descriptorContracts(Memory memory, ModuleExports exports) {
+        try {
+            Optional<Long> address = exports.address(CONTRACT_DESCRIPTOR);
+            if (address.isEmpty()) {
+                return Optional.empty();
+            }
+            // the descriptor's layout is the same in every version that has one (contract-descriptor.md)
+            RuntimeLayout layout = profiles.load(RuntimeVersion.NET9, GcFlavor.WORKSTATION);
+            ContractDescriptor d = new ViewFactory(layout).view(ContractDescriptor.class, memory, address.get());
+            if (d.magic() != layout.constant("contract_descriptor.magic")) {
+                return Optional.empty();
+            }
+            long size = d.descriptorSize();
+            if (size <= 0 || size > MAX_DESCRIPTOR_BYTES) {
+                return Optional.empty();
+            }
+            JsonNode json = new ObjectMapper().readTree(new String(memory.readBytes(d.descriptor(), (int) size), StandardCharsets.UTF_8));
+            JsonNode node = json.path("contracts");
+            if (!node.isObject()) {
+                return Optional.empty();
+            }
+            Map<String, Long> contracts = new java.util.TreeMap<>();
+            for (var e : node.properties()) {
+                if (!e.getValue().canConvertToLong()) {
+                    return Optional.empty();
+                }
+                contracts.put(e.getKey(), e.getValue().asLong());
+            }
+            return Optional.of(contracts);
+        } catch (MissingMemoryException | java.io.IOException e) {
             return Optional.empty();
         }
     }

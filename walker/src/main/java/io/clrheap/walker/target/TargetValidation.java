@@ -9,8 +9,6 @@ import io.clrheap.layout.view.MethodTable;
 import io.clrheap.layout.view.NativeThread;
 import io.clrheap.layout.view.ThreadStore;
 import io.clrheap.memory.MissingMemoryException;
-import io.clrheap.walker.symbols.DynamicSymbol;
-import io.clrheap.walker.symbols.ElfDynamicSymbols;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Optional;
@@ -30,12 +28,12 @@ final class TargetValidation {
     private static final int MAX_THREADS = 1 << 20;
 
     private final Target target;
-    private final ElfDynamicSymbols symbols;
+    private final ModuleExports exports;
     private final RuntimeLayout layout;
 
-    TargetValidation(Target target, ElfDynamicSymbols symbols) {
+    TargetValidation(Target target, ModuleExports exports) {
         this.target = target;
-        this.symbols = symbols;
+        this.exports = exports;
         this.layout = target.layout();
     }
 
@@ -102,9 +100,9 @@ final class TargetValidation {
     }
 
     private void contractDescriptor() throws TargetException {
-        Optional<DynamicSymbol> sym;
+        Optional<Long> sym;
         try {
-            sym = symbols.lookup("DotNetRuntimeContractDescriptor");
+            sym = exports.address("DotNetRuntimeContractDescriptor");
         } catch (MissingMemoryException e) {
             return;
         }
@@ -114,13 +112,13 @@ final class TargetValidation {
         JsonNode json;
         ContractDescriptor descriptor;
         try {
-            descriptor = target.views().view(ContractDescriptor.class, target.memory(), sym.get().address());
+            descriptor = target.views().view(ContractDescriptor.class, target.memory(), sym.get());
             if (descriptor.magic() != layout.constant("contract_descriptor.magic")) {
                 return;
             }
             long size = descriptor.descriptorSize();
             if (size <= 0 || size > MAX_DESCRIPTOR_BYTES) {
-                throw refuse(String.format("the contract descriptor at 0x%x claims %d bytes of JSON", sym.get().address(), size));
+                throw refuse(String.format("the contract descriptor at 0x%x claims %d bytes of JSON", sym.get(), size));
             }
             byte[] text = target.memory().readBytes(descriptor.descriptor(), (int) size);
             json = new ObjectMapper().readTree(new String(text, StandardCharsets.UTF_8));
