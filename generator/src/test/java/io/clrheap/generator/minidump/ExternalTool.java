@@ -1,0 +1,76 @@
+package io.clrheap.generator.minidump;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A command-line tool the tests run when it is installed: found on PATH under any of its names; a test that needs it
+ * is skipped, saying which tool is missing and which Debian package has it, when it is not.
+ */
+record ExternalTool(String what, String install, List<String> names) {
+
+    static final ExternalTool LLDB = new ExternalTool("lldb 16", "the Debian package lldb-16 (apt-get install lldb-16)", List.of("lldb-16"));
+    static final ExternalTool OBJ2YAML = new ExternalTool("obj2yaml",
+            "the Debian package llvm (apt-get install llvm; or llvm-16, which has obj2yaml-16)", List.of("obj2yaml", "obj2yaml-16", "obj2yaml-14"));
+    static final ExternalTool LLVM_READOBJ = new ExternalTool("llvm-readobj",
+            "the Debian package llvm (apt-get install llvm; or llvm-16, which has llvm-readobj-16)",
+            List.of("llvm-readobj", "llvm-readobj-16", "llvm-readobj-14"));
+
+    /** The tool's path, or the test is skipped with a message naming the tool and its package. */
+    Path require() {
+        Optional<Path> found = find();
+        if (found.isEmpty()) {
+            String message = what + " is not on PATH (looked for " + String.join(", ", names) + "): install " + install + " to run this check";
+            System.err.println("SKIPPED: " + message); // visible in the build's output, not only in the test report
+            assumeTrue(false, message);
+        }
+        return found.orElseThrow();
+    }
+
+    Optional<Path> find() {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String name : names) {
+            for (String dir : path.split(File.pathSeparator)) {
+                if (dir.isEmpty()) {
+                    continue;
+                }
+                Path candidate = Path.of(dir, name);
+                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                    return Optional.of(candidate);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** What a run printed (stdout and stderr together) and its exit code. */
+    record Result(int exitCode, String output) {
+    }
+
+    /** Runs the tool with {@code arguments}, at most {@code seconds}; output goes through a file, so a full pipe cannot stall it. */
+    static Result run(Path tool, List<String> arguments, Path workDir, int seconds) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(tool.toString());
+        command.addAll(arguments);
+        Path output = Files.createTempFile(workDir, "tool", ".out");
+        Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError(tool.getFileName() + " did not finish within " + seconds + " s: " + command);
+        }
+        return new Result(process.exitValue(), new String(Files.readAllBytes(output), StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,154 @@
+package io.clrheap.generator.minidump;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.Platform;
+import io.clrheap.emulator.RuntimeBuilder;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.Scenarios;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.report.HandleTableWalker;
+import io.clrheap.walker.source.minidump.Minidump;
+import io.clrheap.walker.source.minidump.MinidumpThread;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.walk.HeapWalker;
+import io.clrheap.walker.walk.ObjectVisitor;
+import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.walk.WalkRules;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every built-in scenario, built for Windows and written as a minidump, reads back through the walker's minidump
+ * reader, PE exports and discovery as exactly what the emulator placed: the ground truth the Linux build of the
+ * same scenario has too.
+ */
+class MinidumpRoundTripTest {
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> scenarios() {
+        return Scenarios.all().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
+                .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s.name(), v, gc))));
+    }
+
+    static Stream<Arguments> runtimes() {
+        return Stream.of(RuntimeVersion.values()).flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(v, gc)));
+    }
+
+    private static EmulatedRuntime windows(Scenario scenario) {
+        return new RuntimeBuilder().platform(Platform.WINDOWS).build(scenario);
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("scenarios")
+    void everyBuiltInScenarioReadsBackFromItsMinidumpAsItsGroundTruth(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
+        Scenario scenario = Scenarios.named(name).orElseThrow().on(version, gc);
+        EmulatedRuntime process = windows(scenario);
+        Path file = dir.resolve(name + ".dmp");
+        MinidumpWriter.write(process, file);
+        try (Minidump dump = Minidump.open(file)) {
+            Target target = new TargetOpener(ProfileLoader.builtIn()).open(dump);
+            assertThat(target.gc()).isEqualTo(gc);
+            assertThat(target.version()).startsWith(process.layout().primaryBuild().version());
+            assertThat(target.module().fileName()).isEqualTo("coreclr.dll");
+            DiscoveredHeap heap = new HeapDiscovery(target).discover();
+            assertThat(heap.problems()).extracting(Problem::describe).isEmpty();
+            assertThat(heap.heaps()).hasSize(scenario.heaps());
+            List<String> walked = new ArrayList<>();
+            List<String> problems = new ArrayList<>();
+            new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
+                @Override
+                public void object(long address, long mt, long size, Region region) {
+                    walked.add(String.format("0x%x 0x%x %d", address, mt, size));
+                }
+
+                @Override
+                public void problem(Problem p) {
+                    problems.add(p.describe());
+                }
+            });
+            assertThat(problems).isEmpty();
+            List<String> placed = new ArrayList<>();
+            process.groundTruth().forEachObject((address, mt, size, generation, h, kind) -> placed.add(String.format("0x%x 0x%x %d", address, mt, size)));
+            assertThat(walked).containsExactlyElementsOf(placed);
+            assertThat(dump.typeNames()).hasValue(process.typeNames());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runtimes")
+    void theRegionsContextsAndHandlesOfAMinidumpAreThosePlaced(RuntimeVersion version, GcFlavor gc) throws Exception {
+        EmulatedRuntime process = windows(Scenarios.named("every-edge").orElseThrow().on(version, gc));
+        Path file = dir.resolve("every-edge.dmp");
+        MinidumpWriter.write(process, file);
+        try (Minidump dump = Minidump.open(file)) {
+            Target target = new TargetOpener(ProfileLoader.builtIn()).open(dump);
+            DiscoveredHeap heap = new HeapDiscovery(target).discover();
+            GroundTruth truth = process.groundTruth();
+            String[] generations = {"gen0", "gen1", "gen2", "loh", "poh"};
+            assertThat(heap.regionsByAddress()).extracting(r -> String.format("heap %d %s 0x%x [0x%x, 0x%x)", r.heap(), r.kind().id(), r.descriptor(),
+                    r.mem(), r.end())).containsExactlyElementsOf(truth.regions().stream()
+                    .sorted((a, b) -> Long.compareUnsigned(a.mem(), b.mem()))
+                    .map(r -> String.format("heap %d %s 0x%x [0x%x, 0x%x)", r.heap(), r.frozen() ? "frozen" : generations[r.generation()],
+                            r.descriptor(), r.mem(), r.end())).toList());
+            assertThat(heap.contexts().stream().filter(c -> c.inUse()).map(c -> String.format("0x%x 0x%x 0x%x", c.location(), c.pointer(), c.limit())).sorted())
+                    .containsExactlyElementsOf(truth.contexts().stream().map(c -> String.format("0x%x 0x%x 0x%x", c.location(), c.pointer(), c.limit()))
+                            .sorted().toList());
+            HandleTableWalker handles = new HandleTableWalker(target, heap.heaps().size());
+            assertThat(handles.problems()).isEmpty();
+            assertThat(handles.handles()).extracting(h -> String.format("0x%x %s 0x%x 0x%x", h.handle(), h.typeName(), h.target(), h.secondary()))
+                    .containsExactlyElementsOf(truth.handles().stream().sorted((a, b) -> Long.compareUnsigned(a.handle(), b.handle()))
+                            .map(h -> String.format("0x%x %s 0x%x 0x%x", h.handle(), h.type(), h.target(), h.secondary())).toList());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runtimes")
+    void theModuleThreadsAndProcessOfAMinidumpAreTheProcesss(RuntimeVersion version, GcFlavor gc) throws Exception {
+        EmulatedRuntime process = windows(Scenario.defaultScenario(version, gc));
+        Path file = dir.resolve("default.dmp");
+        MinidumpWriter.write(process, file);
+        try (Minidump dump = Minidump.open(file)) {
+            assertThat(dump.modules()).singleElement().satisfies(m -> {
+                assertThat(m.name()).isEqualTo(process.module().path());
+                assertThat(m.base()).isEqualTo(process.module().base());
+                assertThat(m.size()).isEqualTo(process.module().size());
+                assertThat(m.timeDateStamp()).isEqualTo(Integer.toUnsignedLong(process.module().timeDateStamp()));
+            });
+            List<GroundTruth.ThreadInfo> threads = process.groundTruth().threads();
+            assertThat(dump.threads()).extracting(MinidumpThread::threadId).containsExactlyElementsOf(threads.stream().map(GroundTruth.ThreadInfo::osId).toList());
+            for (MinidumpThread t : dump.threads()) {
+                long rsp = t.rsp().orElseThrow();
+                assertThat(rsp).isBetween(t.stackStart(), t.stackStart() + t.stackSize() - 8);
+                assertThat(dump.readBytes(t.stackStart(), (int) t.stackSize())).hasSize((int) t.stackSize());
+                assertThat(t.rip().orElseThrow()).isBetween(process.module().base(), process.module().base() + process.module().size() - 1);
+                assertThat(dump.readPointer(t.teb() + 0x30)).as("NT_TIB.Self").isEqualTo(t.teb());
+                assertThat(dump.readPointer(t.teb() + 0x08)).as("NT_TIB.StackBase").isEqualTo(t.stackStart() + t.stackSize());
+            }
+            assertThat(dump.processId()).hasValue(threads.getFirst().osId());
+            // the process's memory is in the dump, byte for byte
+            for (var r : process.memory().touchedRanges()) {
+                assertThat(dump.contains(r.start(), r.length())).as("0x%x, %d bytes", r.start(), r.length()).isTrue();
+                int n = (int) Math.min(r.length(), 4096);
+                assertThat(dump.readBytes(r.end() - n, n)).isEqualTo(process.memory().readBytes(r.end() - n, n));
+            }
+        }
+    }
+}
