@@ -73,6 +73,22 @@ public final class Minidump implements Memory, AutoCloseable {
         ranges = coalesce();
     }
 
+    /**
+     * True when {@code file} starts with the minidump signature {@code MDMP}: a cheap test to choose a reader by
+     * (an ELF core starts with {@code \x7fELF}). Says nothing of whether the rest is sound; {@link #open} does.
+     */
+    public static boolean isMinidump(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            java.nio.ByteBuffer magic = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            while (magic.hasRemaining()) {
+                if (channel.read(magic) < 0) {
+                    return false; // shorter than the signature
+                }
+            }
+            return Integer.toUnsignedLong(magic.getInt(0)) == MinidumpParser.SIGNATURE;
+        }
+    }
+
     /** Opens and checks {@code file} with the default limits. */
     public static Minidump open(Path file) throws IOException {
         return open(file, MinidumpLimits.DEFAULT);

@@ -132,6 +132,14 @@ class MinidumpTest {
     }
 
     @Test
+    void tellsAMinidumpFromOtherFilesByItsSignature() throws IOException {
+        assertThat(Minidump.isMinidump(write(new TestMinidumpWriter()))).isTrue();
+        assertThat(Minidump.isMinidump(Files.write(dir.resolve("core"), new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0}))).isFalse();
+        assertThat(Minidump.isMinidump(Files.write(dir.resolve("short"), new byte[] {'M', 'D', 'M'}))).isFalse();
+        assertThat(Minidump.isMinidump(Files.write(dir.resolve("empty"), new byte[0]))).isFalse();
+    }
+
+    @Test
     void readsAfterCloseAreRefused() throws IOException {
         Minidump dump = Minidump.open(write(new TestMinidumpWriter().memory64(A, new byte[16])));
         dump.close();
