@@ -1,12 +1,12 @@
 package io.clrheap.walker.target;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeBuild;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.clrheap.layout.view.ContractDescriptor;
 import io.clrheap.layout.view.DotNetRuntimeInfo;
 import io.clrheap.layout.view.ViewFactory;
@@ -94,7 +94,7 @@ public final class TargetOpener {
      */
     public Target openWindows(Memory memory, List<MinidumpModule> modules) throws TargetException {
         LocatedPe located = locatePeModule(memory, modules);
-        ModuleExports exports = located.exports()::get;
+        ModuleExports exports = name -> located.exports().getOrDefault(name, Optional.empty());
         Identified id = identifyWithoutTableLength(memory, located.module(), exports);
         RuntimeModule module = new RuntimeModule(located.module().name(), located.module().base(), located.dacTable(),
                 id.build().dacTable().length(), "dump memory (PE exports)");
