@@ -7,6 +7,8 @@ import io.clrheap.generator.answer.AnswerKeyWriter;
 import io.clrheap.generator.bundle.BundleInfo;
 import io.clrheap.generator.bundle.BundleWriter;
 import io.clrheap.generator.elf.ElfCoreWriter;
+import io.clrheap.generator.minidump.MinidumpWriter;
+import io.clrheap.emulator.Platform;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import java.io.IOException;
@@ -45,6 +47,7 @@ final class GenerateCommand implements Callable<Integer> {
     /** The file formats generate writes. */
     enum Format {
         ELF("elf", ".core"),
+        MINIDUMP("minidump", ".dmp"),
         BUNDLE("bundle", BundleWriter.SUFFIX);
 
         final String id;
@@ -88,7 +91,7 @@ final class GenerateCommand implements Callable<Integer> {
     Long seed;
 
     @Option(names = "--format", paramLabel = "FORMAT", split = ",", converter = FormatConverter.class,
-            description = "What to write, one or more of: elf, bundle (default: all).")
+            description = "What to write, one or more of: elf, minidump, bundle (default: all).")
     List<Format> formats;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The folder to write into (created if missing).")
@@ -160,6 +163,13 @@ final class GenerateCommand implements Callable<Integer> {
                 ElfCoreWriter.write(process, core, bar::update);
             }
             written.add(core);
+        }
+        if (formats.contains(Format.MINIDUMP)) {
+            // the Windows variant of the same process: only the runtime module (coreclr.dll) differs, so one answer key serves both
+            Path dump = folder.resolve(s.name() + Format.MINIDUMP.suffix);
+            note(progress, "building the Windows variant and writing %s ...", dump.getFileName());
+            MinidumpWriter.write(new RuntimeBuilder().platform(Platform.WINDOWS).build(s), dump);
+            written.add(dump);
         }
         Path answer = folder.resolve(s.name() + ".answer");
         AnswerKeyWriter.write(process, answer);

@@ -8,6 +8,7 @@ import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetException;
 import io.clrheap.walker.target.TargetOpener;
 import io.clrheap.walker.source.bundle.Bundle;
+import io.clrheap.walker.source.minidump.Minidump;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * A dump file opened for walking, whatever its format: an ELF core (or {@code .xz} of one), a fixture bundle. Knows how to find the
+ * A dump file opened for walking, whatever its format: an ELF core (or {@code .xz} of one), a minidump, a
+ * fixture bundle. Knows how to find the
  * runtime in it and carries the type names a clrheap fixture holds beside the memory.
  */
 final class OpenedDump implements AutoCloseable {
@@ -46,6 +48,10 @@ final class OpenedDump implements AutoCloseable {
 
     /** Opens {@code file}; {@code notes} receives one-line notes (e.g. that an .xz is being decompressed). */
     static OpenedDump open(Path file, Consumer<String> notes) throws DumpFormatException, IOException {
+        if (Minidump.isMinidump(file)) {
+            Minidump dump = Minidump.open(file);
+            return new OpenedDump("minidump", dump, dump.typeNames().orElse(Map.of()), (opener, module) -> opener.open(dump), dump);
+        }
         if (isBundle(file)) {
             Bundle bundle = Bundle.open(file);
             return new OpenedDump("fixture bundle", bundle, bundle.typeNames(),

@@ -17,6 +17,7 @@ import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.report.ProblemCollector;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.minidump.MinidumpFormatException;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetException;
@@ -44,7 +45,8 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "walk",
         mixinStandardHelpOptions = true,
-        description = {"Find and walk the GC heap of a .NET 8/9/10 Linux x64 ELF core dump (.xz accepted), without the DAC.",
+        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump without the DAC: a Linux x64 ELF core (.xz accepted),",
+            "a Windows x64 minidump, or a clrheap fixture bundle (.clrheap.tar.xz).",
             "The runtime build and GC flavour are read from the dump itself."},
         footer = {
             "",
@@ -62,7 +64,7 @@ final class WalkCommand implements Callable<Integer> {
 
     static final int EXIT_CANNOT_OPEN = 3;
 
-    @Parameters(index = "0", paramLabel = "DUMP", description = "An ELF core dump of a .NET process (or DUMP.xz).")
+    @Parameters(index = "0", paramLabel = "DUMP", description = "An ELF core (or DUMP.xz), a minidump, or a fixture bundle of a .NET process.")
     Path dump;
 
     @CommandLine.ArgGroup(exclusive = true)
@@ -145,7 +147,7 @@ final class WalkCommand implements Callable<Integer> {
             try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
                 return report(out, err, target, heap, walker, typeNames);
             }
-        } catch (DumpFormatException e) {
+        } catch (DumpFormatException | MinidumpFormatException e) {
             err.println("clrheap walk: " + e.getMessage());
             return EXIT_CANNOT_OPEN;
         } catch (IOException e) {

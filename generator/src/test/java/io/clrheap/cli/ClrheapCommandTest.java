@@ -99,7 +99,8 @@ class ClrheapCommandTest {
         Run r = run("demo", "--out", dir.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("wrote " + dir.resolve("default.core"), "wrote " + dir.resolve("default.answer"), "Statistics:",
-                "System.String", "Free", "default.core (ELF core): walker agrees with the answer key: ");
+                "System.String", "Free", "default.core (ELF core): walker agrees with the answer key: ",
+                "default.dmp (minidump): walker agrees with the answer key: ", "default.clrheap.tar.xz (fixture bundle): walker agrees with the answer key: ");
         assertThat(dir.resolve("default.answer").resolve("objects.tsv")).exists();
     }
 

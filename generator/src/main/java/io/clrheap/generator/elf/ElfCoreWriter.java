@@ -61,6 +61,10 @@ public final class ElfCoreWriter {
 
     /** @param progress receives the bytes of memory written so far */
     public static void write(EmulatedRuntime process, Path file, LongConsumer progress) throws IOException {
+        if (process.platform() != io.clrheap.emulator.Platform.LINUX) {
+            throw new IllegalArgumentException("an ELF core holds a Linux process; " + process.scenario().name() + " was built for "
+                    + process.platform() + " (write it as a minidump)");
+        }
         List<Load> loads = loads(process);
         byte[] notes = notes(process);
         int phnum = 1 + loads.size();

@@ -1,13 +1,13 @@
 package io.clrheap.generator.elf;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.GroundTruth;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenario;
 import io.clrheap.emulator.Scenarios;
+import io.clrheap.generator.ExternalTool;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
@@ -127,16 +127,9 @@ class ElfCoreWriterTest {
 
     // ---- real consumers: run where the tool is installed (.ci/run installs them), skipped with a message elsewhere
 
-    private static void need(String tool) {
-        boolean found = Stream.of(System.getenv("PATH").split(java.io.File.pathSeparator)).anyMatch(p -> Files.isExecutable(Path.of(p, tool)));
-        assumeTrue(found, tool + " is not installed: apt-get install gdb lldb-16 elfutils llvm (as .ci/run does) to run this check");
-    }
-
-    private static String run(Path dir, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).as("%s finished", command[0]).isTrue();
-        return out;
+    private String run(ExternalTool tool, String... arguments) throws Exception {
+        ExternalTool.Result r = ExternalTool.run(tool.require(), List.of(arguments), dir, 120);
+        return r.output();
     }
 
     /** 50 objects spread over the heap, address and MethodTable. */
@@ -152,13 +145,12 @@ class ElfCoreWriterTest {
 
     @Test
     void gdbReadsTheMethodTablesOfFiftyObjects() throws Exception {
-        need("gdb");
         EmulatedRuntime process = build("default", RuntimeVersion.NET8, GcFlavor.SERVER);
         Path file = core(process);
         List<long[]> sample = sample(process.groundTruth(), 50);
-        List<String> command = new ArrayList<>(List.of("gdb", "-q", "-nx", "-batch", "-ex", "core-file " + file));
+        List<String> command = new ArrayList<>(List.of("-q", "-nx", "-batch", "-ex", "core-file " + file));
         sample.forEach(o -> command.addAll(List.of("-ex", String.format("x/gx 0x%x", o[0]))));
-        String out = run(dir, command.toArray(String[]::new));
+        String out = run(ExternalTool.GDB, command.toArray(String[]::new));
         for (long[] o : sample) {
             // the mark bit the GC may set is not in these scenarios' sampled objects; compare the whole word
             assertThat(out).as("gdb output").containsPattern(String.format("0x%x(?: <[^>]*>)?:\\s+0x0*%x\\b", o[0], o[1]));
@@ -167,13 +159,12 @@ class ElfCoreWriterTest {
 
     @Test
     void lldbOpensTheCoreAndReadsTheSameMemory() throws Exception {
-        need("lldb-16");
         EmulatedRuntime process = build("default", RuntimeVersion.NET10, GcFlavor.WORKSTATION);
         Path file = core(process);
         List<long[]> sample = sample(process.groundTruth(), 10);
-        List<String> command = new ArrayList<>(List.of("lldb-16", "--no-lldbinit", "--core", file.toString(), "-b"));
+        List<String> command = new ArrayList<>(List.of("--no-lldbinit", "--core", file.toString(), "-b"));
         sample.forEach(o -> command.addAll(List.of("-o", String.format("memory read -s8 -fx -c1 0x%x", o[0]))));
-        String out = run(dir, command.toArray(String[]::new));
+        String out = run(ExternalTool.LLDB, command.toArray(String[]::new));
         for (long[] o : sample) {
             assertThat(out).as("lldb output").containsPattern(String.format("0x0*%x: 0x0*%x\\b", o[0], o[1]));
         }
@@ -181,9 +172,8 @@ class ElfCoreWriterTest {
 
     @Test
     void euReadelfDecodesEveryNote() throws Exception {
-        need("eu-readelf");
         EmulatedRuntime process = build("default", RuntimeVersion.NET8, GcFlavor.SERVER);
-        String out = run(dir, "eu-readelf", "-n", core(process).toString());
+        String out = run(ExternalTool.EU_READELF, "-n", core(process).toString());
         assertThat(out).contains("PRPSINFO", "AUXV", "FILE", "PRSTATUS", "FPREGSET", "clrheap", "libcoreclr.so")
                 .doesNotContainIgnoringCase("invalid").doesNotContainIgnoringCase("error");
         assertThat(out.lines().filter(l -> l.contains("PRSTATUS"))).hasSize(process.scenario().threads());
@@ -191,9 +181,8 @@ class ElfCoreWriterTest {
 
     @Test
     void euUnstripListsTheRuntimeModule() throws Exception {
-        need("eu-unstrip");
         EmulatedRuntime process = build("default", RuntimeVersion.NET9, GcFlavor.SERVER);
-        String out = run(dir, "eu-unstrip", "-n", "--core=" + core(process));
+        String out = run(ExternalTool.EU_UNSTRIP, "-n", "--core=" + core(process));
         assertThat(out).containsPattern(String.format("0x%x\\+0x[0-9a-f]+ [0-9a-f]{40}@0x[0-9a-f]+ .*libcoreclr\\.so", process.mappings().get(0).start()));
     }
 }

@@ -1,5 +1,7 @@
 package io.clrheap.generator.minidump;
 
+import io.clrheap.generator.ExternalTool;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.emulator.EmulatedRuntime;

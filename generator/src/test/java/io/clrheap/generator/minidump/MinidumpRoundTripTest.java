@@ -43,9 +43,10 @@ class MinidumpRoundTripTest {
     @TempDir
     Path dir;
 
+    /** A few scenarios on every runtime: the CLI's answer-key test walks every scenario's minidump. */
     static Stream<Arguments> scenarios() {
-        return Scenarios.all().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
-                .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s.name(), v, gc))));
+        return Stream.of("default", "every-edge", "collected", "frozen-segments").flatMap(s -> Stream.of(RuntimeVersion.values())
+                .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s, v, gc))));
     }
 
     static Stream<Arguments> runtimes() {

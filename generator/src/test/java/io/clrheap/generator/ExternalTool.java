@@ -1,4 +1,4 @@
-package io.clrheap.generator.minidump;
+package io.clrheap.generator;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -16,17 +16,20 @@ import java.util.concurrent.TimeUnit;
  * A command-line tool the tests run when it is installed: found on PATH under any of its names; a test that needs it
  * is skipped, saying which tool is missing and which Debian package has it, when it is not.
  */
-record ExternalTool(String what, String install, List<String> names) {
+public record ExternalTool(String what, String install, List<String> names) {
 
-    static final ExternalTool LLDB = new ExternalTool("lldb 16", "the Debian package lldb-16 (apt-get install lldb-16)", List.of("lldb-16"));
-    static final ExternalTool OBJ2YAML = new ExternalTool("obj2yaml",
+    public static final ExternalTool GDB = new ExternalTool("gdb", "the Debian package gdb (apt-get install gdb)", List.of("gdb"));
+    public static final ExternalTool EU_READELF = new ExternalTool("eu-readelf", "the Debian package elfutils (apt-get install elfutils)", List.of("eu-readelf"));
+    public static final ExternalTool EU_UNSTRIP = new ExternalTool("eu-unstrip", "the Debian package elfutils (apt-get install elfutils)", List.of("eu-unstrip"));
+    public static final ExternalTool LLDB = new ExternalTool("lldb 16", "the Debian package lldb-16 (apt-get install lldb-16)", List.of("lldb-16"));
+    public static final ExternalTool OBJ2YAML = new ExternalTool("obj2yaml",
             "the Debian package llvm (apt-get install llvm; or llvm-16, which has obj2yaml-16)", List.of("obj2yaml", "obj2yaml-16", "obj2yaml-14"));
-    static final ExternalTool LLVM_READOBJ = new ExternalTool("llvm-readobj",
+    public static final ExternalTool LLVM_READOBJ = new ExternalTool("llvm-readobj",
             "the Debian package llvm (apt-get install llvm; or llvm-16, which has llvm-readobj-16)",
             List.of("llvm-readobj", "llvm-readobj-16", "llvm-readobj-14"));
 
     /** The tool's path, or the test is skipped with a message naming the tool and its package. */
-    Path require() {
+    public Path require() {
         Optional<Path> found = find();
         if (found.isEmpty()) {
             String message = what + " is not on PATH (looked for " + String.join(", ", names) + "): install " + install + " to run this check";
@@ -36,7 +39,7 @@ record ExternalTool(String what, String install, List<String> names) {
         return found.orElseThrow();
     }
 
-    Optional<Path> find() {
+    public Optional<Path> find() {
         String path = System.getenv("PATH");
         if (path == null) {
             return Optional.empty();
@@ -56,11 +59,11 @@ record ExternalTool(String what, String install, List<String> names) {
     }
 
     /** What a run printed (stdout and stderr together) and its exit code. */
-    record Result(int exitCode, String output) {
+    public record Result(int exitCode, String output) {
     }
 
     /** Runs the tool with {@code arguments}, at most {@code seconds}; output goes through a file, so a full pipe cannot stall it. */
-    static Result run(Path tool, List<String> arguments, Path workDir, int seconds) throws IOException, InterruptedException {
+    public static Result run(Path tool, List<String> arguments, Path workDir, int seconds) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(tool.toString());
         command.addAll(arguments);
