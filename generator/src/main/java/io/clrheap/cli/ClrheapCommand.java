@@ -27,7 +27,7 @@ import picocli.CommandLine.Command;
             "  ./clrheap layout --runtime net8 --gc server --struct heap_segment",
             "  ./clrheap layout --runtime net10 --format json > net10-server.json",
             "",
-            "Exit codes: 0 success, 1 failure, 2 bad usage."
+            "Exit codes: 0 success; 1 a check failed or another failure; 2 bad usage; 3 unreadable or invalid input."
         })
 public final class ClrheapCommand implements Runnable {
 
