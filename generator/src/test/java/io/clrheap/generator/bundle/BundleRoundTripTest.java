@@ -1,5 +1,7 @@
 package io.clrheap.generator.bundle;
 
+import io.clrheap.generator.ObjectLists;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.emulator.EmulatedRuntime;
@@ -11,22 +13,15 @@ import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.discovery.Region;
 import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.Problem;
-import io.clrheap.walker.walk.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,24 +76,7 @@ class BundleRoundTripTest {
             assertThat(heap.problems()).extracting(Problem::describe).isEmpty();
             assertThat(heap.heaps()).hasSize(scenario.heaps());
 
-            List<String> walked = new ArrayList<>();
-            List<String> problems = new ArrayList<>();
-            new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
-                @Override
-                public void object(long address, long mt, long size, Region region) {
-                    walked.add(String.format("0x%x 0x%x %d", address, mt, size));
-                }
-
-                @Override
-                public void problem(Problem p) {
-                    problems.add(p.describe());
-                }
-            });
-            assertThat(problems).isEmpty();
-            List<String> placed = new ArrayList<>();
-            process.groundTruth().forEachObject((address, mt, size, generation, h, kind) ->
-                    placed.add(String.format("0x%x 0x%x %d", address, mt, size)));
-            assertThat(walked).isNotEmpty().containsExactlyElementsOf(placed);
+            assertThat(ObjectLists.walked(target, heap)).isNotEmpty().containsExactlyElementsOf(ObjectLists.placed(process.groundTruth()));
         }
     }
 

@@ -1,5 +1,7 @@
 package io.clrheap.generator.elf;
 
+import io.clrheap.generator.ObjectLists;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.emulator.EmulatedRuntime;
@@ -13,15 +15,9 @@ import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.discovery.Region;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.ObjectVisitor;
-import io.clrheap.walker.walk.Problem;
-import io.clrheap.walker.walk.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -67,23 +63,7 @@ class ElfCoreWriterTest {
         try (ElfCore core = ElfCore.open(core(process))) {
             Target target = new TargetOpener(ProfileLoader.builtIn()).open(core, core.mappedFiles(), Optional.empty());
             DiscoveredHeap heap = new HeapDiscovery(target).discover();
-            List<String> walked = new ArrayList<>();
-            List<String> problems = new ArrayList<>();
-            new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
-                @Override
-                public void object(long address, long mt, long size, Region region) {
-                    walked.add(String.format("0x%x 0x%x %d", address, mt, size));
-                }
-
-                @Override
-                public void problem(Problem p) {
-                    problems.add(p.describe());
-                }
-            });
-            List<String> expected = new ArrayList<>();
-            process.groundTruth().forEachObject((address, mt, size, generation, h, kind) -> expected.add(String.format("0x%x 0x%x %d", address, mt, size)));
-            assertThat(problems).isEmpty();
-            assertThat(walked).containsExactlyElementsOf(expected);
+            assertThat(ObjectLists.walked(target, heap)).containsExactlyElementsOf(ObjectLists.placed(process.groundTruth()));
             assertThat(core.typeNames()).isEqualTo(new java.util.TreeMap<>(process.typeNames()));
             assertThat(core.threads()).hasSize(process.scenario().threads());
         }

@@ -3,6 +3,7 @@ package io.clrheap.walker.source.bundle;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.source.RangeMemory;
 import io.clrheap.walker.source.elf.DumpFormatException;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.io.IOException;
@@ -63,15 +64,9 @@ public final class Bundle implements Memory, AutoCloseable {
     private final Map<String, Long> offsets;
     private final Map<Long, String> typeNames;
     private final List<String> answerNames;
-    private final List<MemoryRange> ranges;
+    private final RangeMemory memory;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    // The memory ranges sorted by address, as parallel arrays: the lookup runs on every read.
-    private final long[] starts;
-    private final long[] lengths;
-    private final long[] dataOffsets;
-    /** The range of the last read; threads may race on it harmlessly: every use re-checks it. */
-    private int lastHit;
 
     private Bundle(Path path, BundleManifest manifest, Arena arena, MemorySegment data, Path temp, Map<String, Long> offsets)
             throws DumpFormatException {
@@ -82,18 +77,8 @@ public final class Bundle implements Memory, AutoCloseable {
         this.data = data;
         this.temp = temp;
         this.offsets = offsets;
-        List<BundleMemoryRange> memory = manifest.memory();
-        int n = memory.size();
-        starts = new long[n];
-        lengths = new long[n];
-        dataOffsets = new long[n];
-        for (int i = 0; i < n; i++) {
-            BundleMemoryRange r = memory.get(i);
-            starts[i] = r.start();
-            lengths[i] = r.length();
-            dataOffsets[i] = offsets.get(r.entry());
-        }
-        ranges = coalesce();
+        this.memory = new RangeMemory(name, data, manifest.memory().stream()
+                .map(r -> new RangeMemory.Range(r.start(), r.length(), r.length(), offsets.get(r.entry()))).toList());
         typeNames = parseTypeNames();
         List<String> answers = new ArrayList<>();
         for (BundleEntry e : manifest.entries()) {
@@ -248,152 +233,42 @@ public final class Bundle implements Memory, AutoCloseable {
         return Collections.unmodifiableMap(names);
     }
 
-    private List<MemoryRange> coalesce() {
-        List<MemoryRange> result = new ArrayList<>();
-        int i = 0;
-        while (i < starts.length) {
-            long start = starts[i];
-            long end = starts[i] + lengths[i];
-            while (i + 1 < starts.length && starts[i + 1] == end) {
-                i++;
-                end = starts[i] + lengths[i];
-            }
-            result.add(new MemoryRange(start, end - start));
-            i++;
-        }
-        return List.copyOf(result);
-    }
 
-    // ---- Memory ----
-
-    /** The index of the range holding {@code address}, or -1. */
-    private int indexOf(long address) {
-        int hit = lastHit;
-        if (hit < starts.length && Long.compareUnsigned(address - starts[hit], lengths[hit]) < 0) {
-            return hit;
-        }
-        int low = 0;
-        int high = starts.length - 1;
-        int found = -1;
-        while (low <= high) { // the last range starting at or below the address
-            int mid = (low + high) >>> 1;
-            if (Long.compareUnsigned(starts[mid], address) <= 0) {
-                found = mid;
-                low = mid + 1;
-            } else {
-                high = mid - 1;
-            }
-        }
-        if (found < 0 || Long.compareUnsigned(address - starts[found], lengths[found]) >= 0) {
-            return -1;
-        }
-        lastHit = found;
-        return found;
-    }
-
-    /** The offset in the data of {@code [address, address + length)} when one range holds all of it, else -1. */
-    private long dataOffset(long address, int length) {
-        int i = indexOf(address);
-        if (i < 0) {
-            return -1;
-        }
-        long inRange = address - starts[i];
-        return length <= lengths[i] - inRange ? dataOffsets[i] + inRange : -1;
-    }
-
-    /** How many bytes from {@code address} on, up to {@code length}, the ranges hold (adjacent ranges continue a run). */
-    private long presentPrefix(long address, long length) {
-        if (length != 0 && Long.compareUnsigned(address + length, address) < 0 && address + length != 0) {
-            return 0;
-        }
-        long at = address;
-        long counted = 0;
-        while (true) {
-            int i = indexOf(at);
-            if (i < 0) {
-                return counted;
-            }
-            long available = lengths[i] - (at - starts[i]);
-            if (Long.compareUnsigned(length - counted, available) <= 0) {
-                return length;
-            }
-            counted += available;
-            at += available;
-        }
-    }
-
-    private MissingMemoryException missing(long address, long length) {
-        return new MissingMemoryException(address, length, name, MissingMemoryException.Reason.NOT_MAPPED);
-    }
+    // ---- Memory: the ranges, read through RangeMemory ----
 
     @Override
     public byte readByte(long address) {
-        long at = dataOffset(address, 1);
-        if (at < 0) {
-            throw missing(address, 1);
-        }
-        return data.get(ValueLayout.JAVA_BYTE, at);
+        return memory.readByte(address);
     }
 
     @Override
     public short readShort(long address) {
-        long at = dataOffset(address, 2);
-        return at >= 0 ? data.get(U16, at) : (short) readSpanning(address, 2);
+        return memory.readShort(address);
     }
 
     @Override
     public int readInt(long address) {
-        long at = dataOffset(address, 4);
-        return at >= 0 ? data.get(U32, at) : (int) readSpanning(address, 4);
+        return memory.readInt(address);
     }
 
     @Override
     public long readLong(long address) {
-        long at = dataOffset(address, 8);
-        return at >= 0 ? data.get(U64, at) : readSpanning(address, 8);
-    }
-
-    /** A little-endian value whose bytes span adjacent ranges (or are missing: then this throws). */
-    private long readSpanning(long address, int length) {
-        byte[] bytes = new byte[length];
-        read(address, bytes, 0, length);
-        long value = 0;
-        for (int i = length - 1; i >= 0; i--) {
-            value = (value << 8) | Byte.toUnsignedLong(bytes[i]);
-        }
-        return value;
+        return memory.readLong(address);
     }
 
     @Override
     public void read(long address, byte[] destination, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, destination.length);
-        if (presentPrefix(address, length) < length) {
-            throw missing(address, length);
-        }
-        long at = address;
-        int done = 0;
-        while (done < length) {
-            int i = indexOf(at);
-            long inRange = at - starts[i];
-            int chunk = (int) Math.min(length - done, lengths[i] - inRange);
-            MemorySegment.copy(data, ValueLayout.JAVA_BYTE, dataOffsets[i] + inRange, destination, offset + done, chunk);
-            done += chunk;
-            at += chunk;
-        }
+        memory.read(address, destination, offset, length);
     }
 
-    /** True when every byte of {@code [address, address + length)} is held; for {@code length} 0, the byte at it. */
     @Override
     public boolean contains(long address, long length) {
-        if (length < 0) {
-            return false;
-        }
-        return length == 0 ? presentPrefix(address, 1) == 1 : presentPrefix(address, length) == length;
+        return memory.contains(address, length);
     }
 
     @Override
     public List<MemoryRange> ranges() {
-        return ranges;
+        return memory.ranges();
     }
 
     @Override
@@ -403,6 +278,6 @@ public final class Bundle implements Memory, AutoCloseable {
 
     @Override
     public String toString() {
-        return "Bundle[" + path + ", " + starts.length + " memory ranges, " + answerNames.size() + " answer files]";
+        return "Bundle[" + path + ", " + manifest.memory().size() + " memory ranges, " + answerNames.size() + " answer files]";
     }
 }

@@ -3,10 +3,10 @@ package io.clrheap.walker.source.elf;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.source.RangeMemory;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -40,19 +40,9 @@ public final class ElfCore implements Memory, AutoCloseable {
     private final MemorySegment file;
     private final List<LoadSegment> loadSegments;
     private final CoreNotes notes;
-    private final List<MemoryRange> ranges;
+    private final RangeMemory memory;
 
     // The segments with p_memsz > 0, sorted by address, as parallel arrays: the lookup runs on every read.
-    private final long[] starts;
-    private final long[] ends;
-    private final long[] filesz;
-    private final long[] fileOffsets;
-
-    /**
-     * The segment index of the last read. Most reads are sequential, so it usually hits. Threads may race on it
-     * harmlessly: every use re-checks that the index covers the address.
-     */
-    private int lastHit;
 
     private ElfCore(Path path, String name, Arena arena, MemorySegment file, List<LoadSegment> loadSegments,
                     CoreNotes notes) {
@@ -62,20 +52,8 @@ public final class ElfCore implements Memory, AutoCloseable {
         this.file = file;
         this.loadSegments = loadSegments;
         this.notes = notes;
-        List<LoadSegment> mapped = loadSegments.stream().filter(s -> s.memsz() != 0).toList();
-        int n = mapped.size();
-        starts = new long[n];
-        ends = new long[n];
-        filesz = new long[n];
-        fileOffsets = new long[n];
-        for (int i = 0; i < n; i++) {
-            LoadSegment segment = mapped.get(i);
-            starts[i] = segment.vaddr();
-            ends[i] = segment.end();
-            filesz[i] = segment.filesz();
-            fileOffsets[i] = segment.fileOffset();
-        }
-        ranges = coalescePresentRanges();
+        this.memory = new RangeMemory(name, file, loadSegments.stream().filter(s -> s.memsz() != 0)
+                .map(s -> new RangeMemory.Range(s.vaddr(), s.end() - s.vaddr(), s.filesz(), s.fileOffset())).toList());
     }
 
     /** Opens {@code file}; a note about decompressing an {@code .xz} file goes nowhere. */
@@ -146,32 +124,6 @@ public final class ElfCore implements Memory, AutoCloseable {
         }
     }
 
-    private List<MemoryRange> coalescePresentRanges() {
-        List<MemoryRange> result = new ArrayList<>();
-        long start = 0;
-        long end = 0;
-        boolean open = false;
-        for (int i = 0; i < starts.length; i++) {
-            if (filesz[i] == 0) {
-                continue;
-            }
-            if (open && end == starts[i]) {
-                end = starts[i] + filesz[i];
-                continue;
-            }
-            if (open) {
-                result.add(new MemoryRange(start, end - start));
-            }
-            start = starts[i];
-            end = starts[i] + filesz[i];
-            open = true;
-        }
-        if (open) {
-            result.add(new MemoryRange(start, end - start));
-        }
-        return List.copyOf(result);
-    }
-
     /** The file actually mapped (for an {@code .xz} file, its decompressed cache). */
     public Path path() {
         return path;
@@ -207,163 +159,41 @@ public final class ElfCore implements Memory, AutoCloseable {
         arena.close();
     }
 
-    // ---- Memory ----
-
-    /** The index of the segment whose {@code [vaddr, vaddr + memsz)} holds {@code address}, or -1. */
-    private int indexOf(long address) {
-        int hit = lastHit;
-        if (hit < starts.length && Long.compareUnsigned(address - starts[hit], ends[hit] - starts[hit]) < 0) {
-            return hit;
-        }
-        int low = 0;
-        int high = starts.length - 1;
-        int found = -1;
-        while (low <= high) { // the last segment starting at or below the address
-            int mid = (low + high) >>> 1;
-            if (Long.compareUnsigned(starts[mid], address) <= 0) {
-                found = mid;
-                low = mid + 1;
-            } else {
-                high = mid - 1;
-            }
-        }
-        if (found < 0 || Long.compareUnsigned(address, ends[found]) >= 0) {
-            return -1;
-        }
-        lastHit = found;
-        return found;
-    }
-
-    /** The file offset of {@code [address, address + length)} when one segment holds all of it in the file, else -1. */
-    private long fileOffset(long address, int length) {
-        int i = indexOf(address);
-        if (i < 0) {
-            return -1;
-        }
-        long inSegment = address - starts[i];
-        if (Long.compareUnsigned(inSegment, filesz[i]) >= 0 || length > filesz[i] - inSegment) {
-            return -1;
-        }
-        return fileOffsets[i] + inSegment;
-    }
-
-    private MissingMemoryException missing(long address, long length, long firstMissing) {
-        MissingMemoryException.Reason reason = indexOf(firstMissing) >= 0
-                ? MissingMemoryException.Reason.NOT_CAPTURED
-                : MissingMemoryException.Reason.NOT_MAPPED;
-        return new MissingMemoryException(address, length, name, reason);
-    }
+    // ---- Memory: the ranges, read through RangeMemory ----
 
     @Override
     public byte readByte(long address) {
-        long at = fileOffset(address, 1);
-        if (at < 0) {
-            throw missing(address, 1, address);
-        }
-        return file.get(ValueLayout.JAVA_BYTE, at);
+        return memory.readByte(address);
     }
 
     @Override
     public short readShort(long address) {
-        long at = fileOffset(address, 2);
-        if (at >= 0) {
-            return file.get(CoreBytes.U16, at);
-        }
-        return (short) readSpanning(address, 2);
+        return memory.readShort(address);
     }
 
     @Override
     public int readInt(long address) {
-        long at = fileOffset(address, 4);
-        if (at >= 0) {
-            return file.get(CoreBytes.U32, at);
-        }
-        return (int) readSpanning(address, 4);
+        return memory.readInt(address);
     }
 
     @Override
     public long readLong(long address) {
-        long at = fileOffset(address, 8);
-        if (at >= 0) {
-            return file.get(CoreBytes.U64, at);
-        }
-        return readSpanning(address, 8);
-    }
-
-    /** A little-endian value whose bytes span segments (or are missing: then this throws). */
-    private long readSpanning(long address, int length) {
-        byte[] bytes = new byte[length];
-        read(address, bytes, 0, length);
-        long value = 0;
-        for (int i = length - 1; i >= 0; i--) {
-            value = (value << 8) | Byte.toUnsignedLong(bytes[i]);
-        }
-        return value;
+        return memory.readLong(address);
     }
 
     @Override
     public void read(long address, byte[] destination, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, destination.length);
-        long present = presentPrefix(address, length);
-        if (present < length) {
-            throw missing(address, length, address + present);
-        }
-        long at = address;
-        int done = 0;
-        while (done < length) {
-            int i = indexOf(at);
-            long inSegment = at - starts[i];
-            int chunk = (int) Math.min(length - done, filesz[i] - inSegment);
-            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, fileOffsets[i] + inSegment, destination, offset + done, chunk);
-            done += chunk;
-            at += chunk;
-        }
+        memory.read(address, destination, offset, length);
     }
 
-    /**
-     * How many bytes from {@code address} on, up to {@code length}, are in the file: segments continue a run only
-     * when one starts exactly where the previous one's file bytes end. A range that wraps past the top of the
-     * address space has none.
-     */
-    private long presentPrefix(long address, long length) {
-        if (length != 0 && Long.compareUnsigned(address + length, address) < 0 && address + length != 0) {
-            return 0;
-        }
-        long at = address;
-        long counted = 0;
-        while (true) {
-            int i = indexOf(at);
-            if (i < 0) {
-                return counted;
-            }
-            long inSegment = at - starts[i];
-            if (Long.compareUnsigned(inSegment, filesz[i]) >= 0) {
-                return counted;
-            }
-            long available = filesz[i] - inSegment;
-            if (Long.compareUnsigned(length - counted, available) <= 0) {
-                return length;
-            }
-            counted += available;
-            at += available;
-        }
-    }
-
-    /**
-     * True when every byte of {@code [address, address + length)} can be read; for {@code length} 0, when the byte
-     * at {@code address} could (as {@link io.clrheap.memory.SegmentMemory} answers).
-     */
     @Override
     public boolean contains(long address, long length) {
-        if (length < 0) {
-            return false;
-        }
-        return length == 0 ? presentPrefix(address, 1) == 1 : presentPrefix(address, length) == length;
+        return memory.contains(address, length);
     }
 
     @Override
     public List<MemoryRange> ranges() {
-        return ranges;
+        return memory.ranges();
     }
 
     @Override

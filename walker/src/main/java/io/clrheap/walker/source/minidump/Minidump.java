@@ -3,14 +3,13 @@ package io.clrheap.walker.source.minidump;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.source.RangeMemory;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,15 +40,7 @@ public final class Minidump implements Memory, AutoCloseable {
     private final List<MinidumpThread> threads;
     private final OptionalLong processId;
     private final Optional<Map<Long, String>> typeNames;
-    private final List<MemoryRange> ranges;
-
-    // the memory ranges, sorted by address, as parallel arrays: the lookup runs on every read
-    private final long[] starts;
-    private final long[] ends;
-    private final long[] fileOffsets;
-
-    /** The range index of the last read; threads may race on it harmlessly: every use re-checks it covers the address. */
-    private int lastHit;
+    private final RangeMemory memory;
 
     private Minidump(Path path, Arena arena, MemorySegment file, MinidumpParser.Parsed parsed) {
         this.path = path;
@@ -60,17 +51,8 @@ public final class Minidump implements Memory, AutoCloseable {
         this.threads = parsed.threads();
         this.processId = parsed.processId();
         this.typeNames = parsed.typeNames();
-        List<MinidumpParser.Run> runs = parsed.runs();
-        int n = runs.size();
-        starts = new long[n];
-        ends = new long[n];
-        fileOffsets = new long[n];
-        for (int i = 0; i < n; i++) {
-            starts[i] = runs.get(i).start();
-            ends[i] = runs.get(i).end();
-            fileOffsets[i] = runs.get(i).fileOffset();
-        }
-        ranges = coalesce();
+        this.memory = new RangeMemory(name, file, parsed.runs().stream()
+                .map(r -> new RangeMemory.Range(r.start(), r.end() - r.start(), r.end() - r.start(), r.fileOffset())).toList());
     }
 
     /**
@@ -115,21 +97,6 @@ public final class Minidump implements Memory, AutoCloseable {
         }
     }
 
-    private List<MemoryRange> coalesce() {
-        List<MemoryRange> result = new ArrayList<>();
-        int i = 0;
-        while (i < starts.length) {
-            long start = starts[i];
-            long end = ends[i];
-            while (i + 1 < starts.length && starts[i + 1] == end) {
-                end = ends[++i];
-            }
-            result.add(new MemoryRange(start, end - start));
-            i++;
-        }
-        return List.copyOf(result);
-    }
-
     /** The file. */
     public Path path() {
         return path;
@@ -163,142 +130,41 @@ public final class Minidump implements Memory, AutoCloseable {
         arena.close();
     }
 
-    // ---- Memory ----
-
-    /** The index of the range holding {@code address}, or -1. */
-    private int indexOf(long address) {
-        int hit = lastHit;
-        if (hit < starts.length && Long.compareUnsigned(address - starts[hit], ends[hit] - starts[hit]) < 0) {
-            return hit;
-        }
-        int low = 0;
-        int high = starts.length - 1;
-        int found = -1;
-        while (low <= high) { // the last range starting at or below the address
-            int mid = (low + high) >>> 1;
-            if (Long.compareUnsigned(starts[mid], address) <= 0) {
-                found = mid;
-                low = mid + 1;
-            } else {
-                high = mid - 1;
-            }
-        }
-        if (found < 0 || Long.compareUnsigned(address - starts[found], ends[found] - starts[found]) >= 0) {
-            return -1;
-        }
-        lastHit = found;
-        return found;
-    }
-
-    /** The file offset of {@code [address, address + length)} when one range holds all of it, else -1. */
-    private long fileOffset(long address, int length) {
-        int i = indexOf(address);
-        if (i < 0) {
-            return -1;
-        }
-        long inRange = address - starts[i];
-        if (length > ends[i] - starts[i] - inRange) {
-            return -1;
-        }
-        return fileOffsets[i] + inRange;
-    }
-
-    private MissingMemoryException missing(long address, long length) {
-        return new MissingMemoryException(address, length, name, MissingMemoryException.Reason.NOT_MAPPED);
-    }
+    // ---- Memory: the ranges, read through RangeMemory ----
 
     @Override
     public byte readByte(long address) {
-        long at = fileOffset(address, 1);
-        if (at < 0) {
-            throw missing(address, 1);
-        }
-        return file.get(ValueLayout.JAVA_BYTE, at);
+        return memory.readByte(address);
     }
 
     @Override
     public short readShort(long address) {
-        long at = fileOffset(address, 2);
-        return at >= 0 ? file.get(MinidumpBytes.U16, at) : (short) readSpanning(address, 2);
+        return memory.readShort(address);
     }
 
     @Override
     public int readInt(long address) {
-        long at = fileOffset(address, 4);
-        return at >= 0 ? file.get(MinidumpBytes.U32, at) : (int) readSpanning(address, 4);
+        return memory.readInt(address);
     }
 
     @Override
     public long readLong(long address) {
-        long at = fileOffset(address, 8);
-        return at >= 0 ? file.get(MinidumpBytes.U64, at) : readSpanning(address, 8);
-    }
-
-    /** A little-endian value whose bytes span ranges (or are missing: then this throws). */
-    private long readSpanning(long address, int length) {
-        byte[] bytes = new byte[length];
-        read(address, bytes, 0, length);
-        long value = 0;
-        for (int i = length - 1; i >= 0; i--) {
-            value = (value << 8) | Byte.toUnsignedLong(bytes[i]);
-        }
-        return value;
+        return memory.readLong(address);
     }
 
     @Override
     public void read(long address, byte[] destination, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, destination.length);
-        if (presentPrefix(address, length) < length) {
-            throw missing(address, length);
-        }
-        long at = address;
-        int done = 0;
-        while (done < length) {
-            int i = indexOf(at);
-            long inRange = at - starts[i];
-            int chunk = (int) Math.min(length - done, ends[i] - starts[i] - inRange);
-            MemorySegment.copy(file, ValueLayout.JAVA_BYTE, fileOffsets[i] + inRange, destination, offset + done, chunk);
-            done += chunk;
-            at += chunk;
-        }
+        memory.read(address, destination, offset, length);
     }
 
-    /**
-     * How many bytes from {@code address} on, up to {@code length}, are in the dump: ranges continue a run only when
-     * one starts exactly where the previous one ends. A range that wraps past the top of the address space has none.
-     */
-    private long presentPrefix(long address, long length) {
-        if (length != 0 && Long.compareUnsigned(address + length, address) < 0 && address + length != 0) {
-            return 0;
-        }
-        long at = address;
-        long counted = 0;
-        while (true) {
-            int i = indexOf(at);
-            if (i < 0) {
-                return counted;
-            }
-            long available = ends[i] - at;
-            if (Long.compareUnsigned(length - counted, available) <= 0) {
-                return length;
-            }
-            counted += available;
-            at += available;
-        }
-    }
-
-    /** True when every byte of {@code [address, address + length)} can be read; for {@code length} 0, the byte at {@code address}. */
     @Override
     public boolean contains(long address, long length) {
-        if (length < 0) {
-            return false;
-        }
-        return length == 0 ? presentPrefix(address, 1) == 1 : presentPrefix(address, length) == length;
+        return memory.contains(address, length);
     }
 
     @Override
     public List<MemoryRange> ranges() {
-        return ranges;
+        return memory.ranges();
     }
 
     @Override
@@ -308,6 +174,6 @@ public final class Minidump implements Memory, AutoCloseable {
 
     @Override
     public String toString() {
-        return "Minidump[" + path + ", " + starts.length + " memory ranges, " + modules.size() + " modules]";
+        return "Minidump[" + path + ", " + memory.ranges().size() + " memory ranges, " + modules.size() + " modules]";
     }
 }
