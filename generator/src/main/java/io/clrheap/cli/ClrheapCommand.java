@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
             "Builds, packages and walks .NET CoreCLR GC heaps (x64; .NET 8, 9, 10; server and workstation GC).",
             ""
         },
-        subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, LayoutCommand.class,
+        subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, ConformCommand.class, LayoutCommand.class,
             CommandLine.HelpCommand.class},
         footerHeading = "%nAlso:%n",
         footer = {

@@ -19,14 +19,15 @@ import java.util.Map;
 /**
  * The answer key of a fixture, written from the emulator's ground truth — never from a walk — into a folder
  * (docs/answer-key.md describes every file):
- * {@code objects.tsv}, {@code dumpheap-stat.txt}, {@code eeheap.txt}, {@code gchandles.txt}, {@code regions.tsv},
+ * {@code fixture.txt}, {@code objects.tsv}, {@code dumpheap-stat.txt}, {@code eeheap.txt}, {@code gchandles.txt}, {@code regions.tsv},
  * {@code threads.tsv}. Addresses are {@code 0x} and lowercase hex, sizes unaligned decimal; the same process gives
  * the same bytes.
  */
 public final class AnswerKeyWriter {
 
     /** The files, in the order they are written. */
-    public static final List<String> FILES = List.of("objects.tsv", "dumpheap-stat.txt", "eeheap.txt", "gchandles.txt", "regions.tsv", "threads.tsv");
+    public static final List<String> FILES = List.of("fixture.txt", "objects.tsv", "dumpheap-stat.txt", "eeheap.txt", "gchandles.txt", "regions.tsv",
+            "threads.tsv");
     private static final String[] GENERATIONS = {"gen0", "gen1", "gen2", "loh", "poh"};
 
     private AnswerKeyWriter() {
@@ -37,6 +38,12 @@ public final class AnswerKeyWriter {
         Files.createDirectories(folder);
         GroundTruth truth = process.groundTruth();
         Map<Long, String> names = process.typeNames();
+        try (Writer out = writer(folder.resolve("fixture.txt"))) {
+            // what the fixture is, and which walker mistake it is there to catch (the scenario's one line)
+            out.write(String.format("%s on %s (%s), %s GC, %d heap%s, seed %d: %s%n", process.scenario().name(), process.scenario().runtime().shortName(),
+                    process.layout().primaryBuild().version(), process.scenario().gc().id(), process.scenario().heaps(),
+                    process.scenario().heaps() == 1 ? "" : "s", process.scenario().seed(), process.scenario().description()));
+        }
         try (Writer out = writer(folder.resolve("objects.tsv"))) {
             out.write("address\tmt\tsize\tgeneration\theap\tkind\ttype\n");
             StringBuilder line = new StringBuilder(128);

@@ -1,0 +1,93 @@
+package io.clrheap.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The conformance runner, checking walkers run as commands: the project's own passes, broken ones fail with the reason. */
+class ConformCommandTest {
+
+    @TempDir
+    static Path suite;
+
+    @TempDir
+    Path dir;
+
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = ClrheapCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    /** The project's own walker, as an external command: this JVM's java with this test's class path. */
+    private static String ownWalker(String... arguments) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return "\"" + java + "\" --enable-native-access=ALL-UNNAMED -cp \"" + System.getProperty("java.class.path") + "\" io.clrheap.cli.ClrheapCommand walk {dump} "
+                + String.join(" ", arguments);
+    }
+
+    @BeforeAll
+    static void aSuiteOfThreeFixtures() {
+        for (String scenario : new String[] {"default", "every-edge", "empty-string"}) {
+            assertThat(run("generate", "--scenario", scenario, "--out", suite.toString(), "-q").exitCode()).isZero();
+        }
+    }
+
+    @Test
+    void theProjectsOwnWalkerPassesEveryFixtureAndTheReportsSaySo() throws Exception {
+        Path junit = dir.resolve("junit.xml");
+        Path html = dir.resolve("report.html");
+        Run r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--report", junit.toString(), "--report", html.toString());
+        assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("PASS default", "PASS every-edge", "PASS empty-string", "3 of 3 fixtures passed.");
+        assertThat(Files.readString(junit)).contains("tests=\"3\" failures=\"0\"").doesNotContain("<failure");
+        assertThat(Files.readString(html)).contains("3 of 3 fixtures passed");
+    }
+
+    @Test
+    void objectListingsFromEveryFormatAreCheckedToo() {
+        for (String format : new String[] {"minidump", "bundle"}) {
+            Run r = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "objects", "--format", format, "--suite", suite.toString());
+            assertThat(r.exitCode()).as(format + ": " + r.out() + r.err()).isZero();
+        }
+    }
+
+    @Test
+    void aWalkerThatLeavesOutFreeObjectsFailsWithTheMissingTypeAndWhatTheFixtureCatches() throws Exception {
+        Path junit = dir.resolve("junit.xml");
+        Run r = run("conform", "--walker", "sh -c \"" + ownWalker("--stat", "-q").replace("\"", "'") + " | grep -v Free\"", "--suite", suite.toString(),
+                "--report", junit.toString());
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL default", "missing type: Free", "designed to catch: default on net8", "0 of 3 fixtures passed");
+        assertThat(Files.readString(junit)).contains("failures=\"3\"", "<failure message=");
+    }
+
+    @Test
+    void aWalkerThatCrashesOrHangsFailsInsteadOfStoppingTheRun() {
+        Run crash = run("conform", "--walker", "sh -c \"echo broken {dump} >&2; exit 7\"", "--suite", suite.toString());
+        assertThat(crash.exitCode()).isEqualTo(1);
+        assertThat(crash.out()).contains("the walker failed with exit code 7", "stderr: broken");
+        Run hang = run("conform", "--walker", "sh -c \"sleep 60; echo {dump}\"", "--timeout", "1", "--suite", suite.toString());
+        assertThat(hang.exitCode()).isEqualTo(1);
+        assertThat(hang.out()).contains("timed out after 1 s (killed)");
+    }
+
+    @Test
+    void aWalkerCommandWithoutTheDumpOrAnEmptySuiteIsRefused() throws Exception {
+        assertThat(run("conform", "--walker", "mywalker --stat", "--suite", suite.toString()).exitCode()).isEqualTo(2);
+        Path empty = Files.createDirectory(dir.resolve("empty"));
+        Run r = run("conform", "--walker", "mywalker {dump}", "--suite", empty.toString());
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err()).contains("holds no fixtures");
+    }
+}
