@@ -41,8 +41,9 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         features = features.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(features));
         types = List.copyOf(types);
         program = List.copyOf(program);
-        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
-            throw new IllegalArgumentException("a scenario name is letters, digits, '.', '_' and '-', not '" + name + "'");
+        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            // it names the fixture files (NAME.core, NAME.clrheap.tar.xz ...)
+            throw new IllegalArgumentException("a scenario name is 1 to 64 letters, digits, '.', '_' and '-', not '" + name + "'");
         }
         if (heaps < 1 || heaps > 64 || (gc == GcFlavor.WORKSTATION && heaps != 1)) {
             throw new IllegalArgumentException("heaps must be 1..64 under server GC and 1 under workstation GC, not " + heaps);

@@ -71,8 +71,13 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     private static final int MIN_OBJECT = 24;
 
     public TypeDef {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("a type needs a name");
+        if (name == null || name.isBlank() || name.length() > 1024) {
+            throw new IllegalArgumentException("a type needs a name of 1 to 1024 characters");
+        }
+        if (!name.equals(name.strip()) || name.chars().anyMatch(c -> Character.isISOControl(c))) {
+            // names are one field of one line in the answer key and the type-name sidecars of every format
+            throw new IllegalArgumentException("type name '" + name.replaceAll("\\p{Cntrl}", "?")
+                    + "': no control characters (tabs, line breaks) and no spaces at either end");
         }
         switch (shape) {
             case CLASS, BOXED -> {

@@ -55,12 +55,15 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
+        }
         Scenario scenario = Scenario.defaultScenario(runtime.runtime, runtime.gc);
         stdout.printf("Scenario '%s' on %s, %s GC: %s.%n%n", scenario.name(), scenario.runtime().shortName(), scenario.gc().id(), scenario.description());
         List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(GenerateCommand.Format.class), out, err);
         Path answer = out.resolve(scenario.name() + ".answer");
         for (Path p : written) {
-            stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(" (%,d bytes)", Files.size(p)));
+            stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(java.util.Locale.ROOT, " (%,d bytes)", Files.size(p)));
         }
         stdout.println();
         boolean all = true;
@@ -95,7 +98,7 @@ final class DemoCommand implements Callable<Integer> {
         stdout.println();
         stdout.println("Next: ./clrheap walk " + out.resolve(scenario.name() + ".core") + " --eeheap   (heaps, regions, allocation contexts)");
         stdout.println("      ./clrheap scenarios                                  (the other built-in fixtures)");
-        stdout.println("      ./clrheap walk golden/real/net8-svr/core.xz --stat   (a real .NET 8 dump)");
+        stdout.println("      ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite " + out + "   (check a walker against these files)");
         return all ? 0 : 1;
     }
 }

@@ -30,7 +30,8 @@ import picocli.CommandLine.Option;
         name = "generate",
         mixinStandardHelpOptions = true,
         description = {"Emulate a scenario's .NET process and write it as fixture files real tools open, with the answer key",
-            "written from what the emulator placed: DIR/NAME.core (ELF core, Linux x64), DIR/NAME.answer/."},
+            "written from what the emulator placed: DIR/NAME.core (ELF core, Linux x64), DIR/NAME.dmp (minidump, Windows x64),",
+            "DIR/NAME.clrheap.tar.xz (fixture bundle) and DIR/NAME.answer/."},
         footer = {
             "",
             "Examples:",
@@ -38,7 +39,8 @@ import picocli.CommandLine.Option;
             "  ./clrheap generate --scenario every-edge --runtime net10 --gc workstation --out fixtures/",
             "  ./clrheap generate --scenario my-scenario.json --heaps 8 --seed 7 --out fixtures/",
             "",
-            "Exit codes: 0 success; 2 bad usage; 3 unreadable or invalid input (a scenario file that is not a scenario)."
+            "Exit codes: 0 success; 1 a failure (the message says what and where); 2 bad usage;",
+            "3 unreadable or invalid input (a scenario file that is not a scenario)."
         })
 final class GenerateCommand implements Callable<Integer> {
 
@@ -137,7 +139,7 @@ final class GenerateCommand implements Callable<Integer> {
             return EXIT_INVALID_INPUT;
         }
         for (Path p : written) {
-            stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(" (%,d bytes)", Files.size(p)));
+            stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(java.util.Locale.ROOT, " (%,d bytes)", Files.size(p)));
         }
         return 0;
     }

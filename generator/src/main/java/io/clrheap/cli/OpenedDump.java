@@ -61,6 +61,8 @@ final class OpenedDump implements AutoCloseable {
         return new OpenedDump("ELF core", core, core.typeNames(), (opener, module) -> opener.open(core, core.mappedFiles(), module), core);
     }
 
+    private static final int XZ_MEMORY_LIMIT_KIB = 256 * 1024;
+
     /** An xz stream whose first 512 bytes are a ustar header: a fixture bundle (a core.xz starts with an ELF header). */
     private static boolean isBundle(Path file) throws IOException {
         byte[] magic = new byte[6];
@@ -69,7 +71,8 @@ final class OpenedDump implements AutoCloseable {
                 return false;
             }
         }
-        try (InputStream in = new XZInputStream(Files.newInputStream(file))) {
+        // a memory limit, as the bundle reader has: a hostile dictionary size must not cost a GiB just to look
+        try (InputStream in = new XZInputStream(Files.newInputStream(file), XZ_MEMORY_LIMIT_KIB)) {
             byte[] header = in.readNBytes(512);
             return header.length == 512 && new String(header, 257, 5, StandardCharsets.US_ASCII).equals("ustar");
         } catch (IOException e) {

@@ -31,7 +31,13 @@ final class ScenarioOption {
             if (Files.size(file) > MAX_FILE) {
                 throw new IllegalArgumentException(file + ": " + Files.size(file) + " bytes is too large for a scenario file");
             }
-            return ScenarioJson.read(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+            String text;
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new IllegalArgumentException(file + ": not UTF-8 text, so not a scenario file");
+            }
+            return ScenarioJson.read(text, file.toString());
         }
         throw new IllegalArgumentException("no built-in scenario named '" + value + "' and no such file (./clrheap scenarios lists the built-in ones)");
     }

@@ -169,4 +169,63 @@ class ClrheapCommandTest {
         Run r = run("walk", dir.resolve("user-types.core").toString(), "--stat", "-q");
         assertThat(r.out()).contains("Shop.Order[]", "System.Double[,,]").doesNotContain("Unknown");
     }
+
+    @Test
+    void theAnswerKeyIsTheSameBytesWhateverTheDefaultLocale(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            run("generate", "--scenario", "default", "--format", "elf", "--out", dir.resolve("root").toString(), "-q");
+            java.util.Locale.setDefault(java.util.Locale.forLanguageTag("ar-EG"));
+            Run r = run("generate", "--scenario", "default", "--format", "elf", "--out", dir.resolve("ar").toString(), "-q");
+            assertThat(r.out()).contains("(2,052,096 bytes)");
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+        for (String file : io.clrheap.generator.answer.AnswerKeyWriter.FILES) {
+            assertThat(java.nio.file.Files.mismatch(dir.resolve("root/default.answer").resolve(file), dir.resolve("ar/default.answer").resolve(file)))
+                    .as(file).isEqualTo(-1L);
+        }
+    }
+
+    @Test
+    void generatingAgainReplacesTheAnswerKeyAndLeavesNoStaleOrPartialFiles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        run("generate", "--scenario", "default", "--out", dir.toString(), "-q");
+        java.nio.file.Files.writeString(dir.resolve("default.answer/notes.txt"), "stale");
+        assertThat(run("generate", "--scenario", "default", "--out", dir.toString(), "-q").exitCode()).isZero();
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
+                    .containsExactly("default.answer", "default.clrheap.tar.xz", "default.core", "default.dmp");
+        }
+        try (var files = java.nio.file.Files.list(dir.resolve("default.answer"))) {
+            assertThat(files.map(p -> p.getFileName().toString()).toList())
+                    .containsExactlyInAnyOrderElementsOf(io.clrheap.generator.answer.AnswerKeyWriter.FILES);
+        }
+        for (String f : new String[] {"default.core", "default.dmp", "default.clrheap.tar.xz"}) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(dir.resolve(f))))
+                    .as(f).isEqualTo("rw-r--r--");
+        }
+    }
+
+    @Test
+    void aScenarioFileThatIsNotTextOrNamesABadTypeIsRefusedBeforeAnythingIsWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path binary = dir.resolve("binary.json");
+        java.nio.file.Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+        Run r = run("generate", "--scenario", binary.toString(), "--out", dir.resolve("out").toString());
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err()).contains("not UTF-8 text");
+        java.nio.file.Path spaced = dir.resolve("spaced.json");
+        java.nio.file.Files.writeString(spaced, run("scenarios", "--json", "user-types").out().replace("\"Shop.Money\"", "\"Shop.Money \""));
+        Run bad = run("generate", "--scenario", spaced.toString(), "--out", dir.resolve("out").toString());
+        assertThat(bad.exitCode()).isEqualTo(3);
+        assertThat(bad.err()).contains("no spaces at either end");
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    @Test
+    void demoRefusesAnOutputThatIsAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("afile"), "");
+        Run r = run("demo", "--out", file.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("is a file, not a folder");
+    }
 }

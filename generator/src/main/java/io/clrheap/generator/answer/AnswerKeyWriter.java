@@ -33,14 +33,51 @@ public final class AnswerKeyWriter {
     private AnswerKeyWriter() {
     }
 
-    /** Writes the six files into {@code folder} (created if missing). */
-    public static void write(EmulatedRuntime process, Path folder) throws IOException {
-        Files.createDirectories(folder);
+    /**
+     * Writes the files into {@code target}, replacing what was there: they are written into a new folder beside it,
+     * which then takes its place, so a failed or interrupted run never leaves a partial or stale answer key.
+     */
+    public static void write(EmulatedRuntime process, Path target) throws IOException {
+        Path parent = target.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path folder = Files.createTempDirectory(parent, target.getFileName() + ".");
+        try {
+            writeInto(process, folder);
+            if (Files.exists(target)) {
+                deleteFolder(target);
+            }
+            Files.move(folder, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            deleteFolder(folder);
+            throw e;
+        }
+    }
+
+    /** An answer key folder holds files only (the ones this class writes). */
+    private static void deleteFolder(Path folder) throws IOException {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (var files = Files.list(folder)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(folder);
+    }
+
+    private static void writeInto(EmulatedRuntime process, Path folder) throws IOException {
+        // rwxr-xr-x like a folder made by hand (a temporary one is private)
+        try {
+            Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: its defaults stand
+        }
         GroundTruth truth = process.groundTruth();
         Map<Long, String> names = process.typeNames();
         try (Writer out = writer(folder.resolve("fixture.txt"))) {
             // what the fixture is, and which walker mistake it is there to catch (the scenario's one line)
-            out.write(String.format("%s on %s (%s), %s GC, %d heap%s, seed %d: %s%n", process.scenario().name(), process.scenario().runtime().shortName(),
+            out.write(String.format(Locale.ROOT, "%s on %s (%s), %s GC, %d heap%s, seed %d: %s\n", process.scenario().name(), process.scenario().runtime().shortName(),
                     process.layout().primaryBuild().version(), process.scenario().gc().id(), process.scenario().heaps(),
                     process.scenario().heaps() == 1 ? "" : "s", process.scenario().seed(), process.scenario().description()));
         }
@@ -75,7 +112,7 @@ public final class AnswerKeyWriter {
         try (Writer out = writer(folder.resolve("regions.tsv"))) {
             out.write("heap\tgeneration\theap_segment\tstart\tmem\tend\treserved\tflags\n");
             for (GroundTruth.RegionInfo r : regionsByAddress(truth)) {
-                out.write(String.format("%d\t%s\t0x%x\t0x%x\t0x%x\t0x%x\t0x%x\t0x%x%n", r.heap(), r.frozen() ? "frozen" : generation(r.generation()),
+                out.write(String.format(Locale.ROOT, "%d\t%s\t0x%x\t0x%x\t0x%x\t0x%x\t0x%x\t0x%x\n", r.heap(), r.frozen() ? "frozen" : generation(r.generation()),
                         r.descriptor(), r.start(), r.mem(), r.end(), r.reserved(), r.flags()));
             }
         }
@@ -85,7 +122,7 @@ public final class AnswerKeyWriter {
             truth.contexts().forEach(c -> contexts.put(c.location(), c));
             for (GroundTruth.ThreadInfo t : truth.threads()) {
                 GroundTruth.ContextInfo c = contexts.get(t.allocContext());
-                out.write(String.format("%d\t%d\t0x%x\t%d\t0x%x\t0x%x\t0x%x\t%d%n", t.managedId(), t.osId(), t.thread(), t.heap(), t.allocContext(),
+                out.write(String.format(Locale.ROOT, "%d\t%d\t0x%x\t%d\t0x%x\t0x%x\t0x%x\t%d\n", t.managedId(), t.osId(), t.thread(), t.heap(), t.allocContext(),
                         c == null ? 0 : c.pointer(), c == null ? 0 : c.limit(), t.allocBytes()));
             }
         }
@@ -100,7 +137,7 @@ public final class AnswerKeyWriter {
     }
 
     private static String typeName(GroundTruth.Kind kind, long mt, Map<Long, String> names) {
-        return kind == GroundTruth.Kind.OBJECT ? names.getOrDefault(mt, String.format("Unknown (MethodTable: 0x%x)", mt)) : "Free";
+        return kind == GroundTruth.Kind.OBJECT ? names.getOrDefault(mt, String.format(Locale.ROOT, "Unknown (MethodTable: 0x%x)", mt)) : "Free";
     }
 
     /**
@@ -135,7 +172,7 @@ public final class AnswerKeyWriter {
         StringBuilder s = new StringBuilder("Statistics:\n");
         s.append(pad("MT", mtWidth)).append(' ').append(pad("Count", countWidth)).append(' ').append(pad("TotalSize", totalWidth)).append(" Class Name\n");
         for (var e : order) {
-            s.append(pad(String.format("%012x", e.getKey()), mtWidth)).append(' ').append(pad(n0(e.getValue()[0]), countWidth)).append(' ')
+            s.append(pad(String.format(Locale.ROOT, "%012x", e.getKey()), mtWidth)).append(' ').append(pad(n0(e.getValue()[0]), countWidth)).append(' ')
                     .append(pad(n0(e.getValue()[1]), totalWidth)).append(' ').append(rowNames.get(e.getKey())).append('\n');
         }
         s.append("Total ").append(n0(total[0])).append(" objects, ").append(n0(total[1])).append(" bytes\n");
@@ -146,36 +183,36 @@ public final class AnswerKeyWriter {
     static String eeHeap(EmulatedRuntime process) {
         GroundTruth truth = process.groundTruth();
         StringBuilder s = new StringBuilder();
-        s.append(String.format("%s, %s GC, %d heap%s%n", process.layout().primaryBuild().version(), process.scenario().gc().id(),
+        s.append(String.format(Locale.ROOT, "%s, %s GC, %d heap%s\n", process.layout().primaryBuild().version(), process.scenario().gc().id(),
                 process.scenario().heaps(), process.scenario().heaps() == 1 ? "" : "s"));
         for (int h = 0; h < process.scenario().heaps(); h++) {
             int heap = h;
-            s.append(String.format("Heap %d%n", h));
-            s.append(String.format("  %-6s %-14s %-8s %-14s %-14s %-14s %12s%n", "gen", "heap_segment", "flags", "mem", "end", "reserved", "size"));
+            s.append(String.format(Locale.ROOT, "Heap %d\n", h));
+            s.append(String.format(Locale.ROOT, "  %-6s %-14s %-8s %-14s %-14s %-14s %12s\n", "gen", "heap_segment", "flags", "mem", "end", "reserved", "size"));
             for (GroundTruth.RegionInfo r : truth.regions()) {
                 if (r.heap() == heap) {
-                    s.append(String.format(Locale.ROOT, "  %-6s 0x%012x 0x%-6x 0x%012x 0x%012x 0x%012x %,12d%n", r.frozen() ? "frozen" : generation(r.generation()),
+                    s.append(String.format(Locale.ROOT, "  %-6s 0x%012x 0x%-6x 0x%012x 0x%012x 0x%012x %,12d\n", r.frozen() ? "frozen" : generation(r.generation()),
                             r.descriptor(), r.flags(), r.mem(), r.end(), r.reserved(), r.end() - r.mem()));
                 }
             }
         }
         s.append("Allocation contexts\n");
-        s.append(String.format("  %-14s %-14s %-14s %-14s%n", "owner", "context at", "alloc_ptr", "alloc_limit"));
+        s.append(String.format(Locale.ROOT, "  %-14s %-14s %-14s %-14s\n", "owner", "context at", "alloc_ptr", "alloc_limit"));
         for (GroundTruth.ContextInfo c : truth.contexts()) {
-            s.append(String.format("  %-14s 0x%012x 0x%012x 0x%012x%n", c.owner(), c.location(), c.pointer(), c.limit()));
+            s.append(String.format(Locale.ROOT, "  %-14s 0x%012x 0x%012x 0x%012x\n", c.owner(), c.location(), c.pointer(), c.limit()));
         }
         return s.toString();
     }
 
     /** Every handle by address: type, target, the dependent handle's secondary. */
     static String gcHandles(GroundTruth truth) {
-        StringBuilder s = new StringBuilder(String.format("%-14s %-10s %-14s %s%n", "handle", "type", "target", "secondary"));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%-14s %-10s %-14s %s\n", "handle", "type", "target", "secondary"));
         truth.handles().stream().sorted(Comparator.comparing(GroundTruth.HandleInfo::handle, Long::compareUnsigned))
-                .forEach(h -> s.append(String.format("0x%012x %-10s 0x%012x 0x%x%n", h.handle(), h.type(), h.target(), h.secondary())));
+                .forEach(h -> s.append(String.format(Locale.ROOT, "0x%012x %-10s 0x%012x 0x%x\n", h.handle(), h.type(), h.target(), h.secondary())));
         Map<String, Long> counts = new java.util.TreeMap<>();
         truth.handles().forEach(h -> counts.merge(h.type(), 1L, Long::sum));
-        s.append(String.format("Total %d handles", truth.handles().size()));
-        counts.forEach((type, n) -> s.append(String.format(", %s %d", type, n)));
+        s.append(String.format(Locale.ROOT, "Total %d handles", truth.handles().size()));
+        counts.forEach((type, n) -> s.append(String.format(Locale.ROOT, ", %s %d", type, n)));
         return s.append('\n').toString();
     }
 

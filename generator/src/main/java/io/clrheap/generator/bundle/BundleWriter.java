@@ -126,6 +126,12 @@ public final class BundleWriter {
                 }
                 tar.finish();
             }
+            try {
+                // rw-r--r--, as the other fixture files (a temporary file is private)
+                Files.setPosixFilePermissions(partial, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: its defaults stand
+            }
             Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             moved = true;
         } finally {

@@ -46,6 +46,8 @@ public final class ElfCoreWriter {
     /** createdump's diagnostic page (dump-formats.md 2.10): tools recognise a dump written for .NET by it. */
     static final long SPECIAL_DIAG_INFO = 0x00007ffffff10000L;
     private static final String PROCESS_NAME = "dotnet";
+    /** ELF_PRARGSZ: the bytes of prpsinfo_t.pr_psargs. */
+    private static final int PSARGS = 80;
 
     /** A PT_LOAD: a range and its permissions; {@code bytes} when the writer supplies them (not process memory). */
     private record Load(long start, long length, int flags, byte[] bytes) {
@@ -95,9 +97,9 @@ public final class ElfCoreWriter {
             offset += l.length();
         }
 
-        Path temporary = file.resolveSibling(file.getFileName() + ".part");
-        try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
+        // a unique temporary name beside the target: two runs writing into one folder do not collide
+        Path temporary = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".partial");
+        try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
             writeFully(out, head.flip());
             writeFully(out, ByteBuffer.wrap(notes));
             writeFully(out, ByteBuffer.allocate((int) (dataAt - notesAt - notes.length)));
@@ -119,6 +121,11 @@ public final class ElfCoreWriter {
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temporary);
             throw e;
+        }
+        try {
+            Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: its defaults stand
         }
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
@@ -179,7 +186,8 @@ public final class ElfCoreWriter {
         prpsinfo.put(1, (byte) 'R');
         prpsinfo.putInt(24, pid).putInt(28, 1).putInt(32, pid);
         prpsinfo.put(40, PROCESS_NAME.getBytes(StandardCharsets.US_ASCII));
-        prpsinfo.put(56, (PROCESS_NAME + " " + process.scenario().name() + ".dll").getBytes(StandardCharsets.US_ASCII));
+        byte[] args = (PROCESS_NAME + " " + process.scenario().name() + ".dll").getBytes(StandardCharsets.US_ASCII);
+        prpsinfo.put(56, args, 0, Math.min(args.length, PSARGS - 1)); // pr_psargs holds ELF_PRARGSZ (80) bytes with its NUL
         notes.add("CORE", NT_PRPSINFO, prpsinfo.array());
 
         long base = process.mappings().isEmpty() ? 0 : process.mappings().get(0).start();

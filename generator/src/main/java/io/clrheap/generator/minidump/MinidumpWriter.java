@@ -70,11 +70,26 @@ public final class MinidumpWriter {
             throw new IllegalArgumentException("a minidump holds a Windows process, and " + process.scenario().name()
                     + " was built for " + process.platform() + ": build it with RuntimeBuilder.platform(Platform.WINDOWS)");
         }
-        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            new MinidumpWriter.Plan(process).write(out);
+        // written beside the target under a temporary name and moved into place: a failed or interrupted run leaves no dump
+        Path partial = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".partial");
+        try {
+            try (FileChannel out = FileChannel.open(partial, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                new MinidumpWriter.Plan(process).write(out);
+            }
+            readableByAll(partial);
+            Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException | Error e) {
-            Files.deleteIfExists(file);
+            Files.deleteIfExists(partial);
             throw e;
+        }
+    }
+
+    /** rw-r--r--, as a file made by hand (a temporary file is private). */
+    private static void readableByAll(Path file) throws IOException {
+        try {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: its defaults stand
         }
     }
 

@@ -59,11 +59,19 @@ public final class TargetOpener {
      * @param moduleFile the runtime binary, for dumps that lack its ELF headers
      */
     public Target open(Memory memory, List<MappedFile> files, Optional<Path> moduleFile) throws TargetException {
-        Located located = locateRuntimeModule(memory, files, moduleFile);
-        RuntimeModule module = located.module();
-        ModuleExports exports = name -> located.symbols().lookup(name).map(DynamicSymbol::address);
-        Identified id = identify(memory, module, exports);
-        return finish(memory, module, id, exports);
+        try {
+            Located located = locateRuntimeModule(memory, files, moduleFile);
+            RuntimeModule module = located.module();
+            ModuleExports exports = name -> located.symbols().lookup(name).map(DynamicSymbol::address);
+            Identified id = identify(memory, module, exports);
+            return finish(memory, module, id, exports);
+        } catch (java.io.UncheckedIOException e) {
+            // a symbol table that is there but corrupt (ElfDynamicSymbols wraps its ModuleFormatException)
+            if (e.getCause() instanceof io.clrheap.walker.symbols.ModuleFormatException bad) {
+                throw new TargetException(TargetException.Kind.INCONSISTENT, "the runtime module's symbol tables are corrupt: " + bad.getMessage(), bad);
+            }
+            throw e;
+        }
     }
 
     /**
