@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * For every built-in scenario × runtime × GC flavour: the files {@code generate} writes, walked by the walker, give
- * exactly the answer key written from the ground truth — its objects, its {@code dumpheap -stat} text, its regions.
+ * exactly the answer key written from the ground truth — its objects, its {@code dumpheap -stat} text, its regions,
+ * its handles and its threads' allocation contexts.
  */
 class AnswerKeyConformanceTest {
 
@@ -51,6 +52,9 @@ class AnswerKeyConformanceTest {
         String expectedStat = Files.readString(answer.resolve("dumpheap-stat.txt"));
         List<String> expectedRegions = Files.readAllLines(answer.resolve("regions.tsv")).stream().skip(1)
                 .map(l -> String.join(" ", l.split("\t")[0], l.split("\t")[1], l.split("\t")[4], l.split("\t")[5])).toList();
+        List<String> expectedHandles = Files.readAllLines(answer.resolve("gchandles.txt")).stream()
+                .filter(l -> l.startsWith("0x")).toList();
+        List<String[]> expectedThreads = Files.readAllLines(answer.resolve("threads.tsv")).stream().skip(1).map(l -> l.split("\t")).toList();
         int dumps = 0;
         for (Path file : written) {
             if (Files.isDirectory(file)) {
@@ -71,6 +75,22 @@ class AnswerKeyConformanceTest {
                     stat.print(out, TypeNames.of(dump.typeNames()), heap.freeMethodTable());
                 }
                 assertThat(text.toString().replace(System.lineSeparator(), "\n")).as("%s: dumpheap -stat", file.getFileName()).isEqualTo(expectedStat);
+
+                // handles: every one the walker finds, as gchandles.txt lists them
+                var handles = new io.clrheap.walker.report.HandleTableWalker(target, heap.heaps().size());
+                assertThat(handles.problems()).isEmpty();
+                List<String> found = handles.handles().stream()
+                        .map(h -> String.format("0x%012x %-10s 0x%012x 0x%x", h.handle(), h.typeName(), h.target(), h.secondary())).toList();
+                assertThat(found).as("%s: handles", file.getFileName()).containsExactlyElementsOf(expectedHandles);
+
+                // threads: each thread's allocation context, as threads.tsv lists it
+                for (String[] t : expectedThreads) {
+                    long location = Long.parseUnsignedLong(t[4].substring(2), 16);
+                    long pointer = Long.parseUnsignedLong(t[5].substring(2), 16);
+                    long limit = Long.parseUnsignedLong(t[6].substring(2), 16);
+                    assertThat(heap.contexts()).as("%s: thread %s's context", file.getFileName(), t[0])
+                            .anyMatch(c -> c.location() == location && c.pointer() == pointer && c.limit() == limit && c.owner().contains("tid " + t[1]));
+                }
 
                 List<String> regions = heap.regionsByAddress().stream()
                         .map(r -> String.format("%d %s 0x%x 0x%x", r.heap(), r.kind().id(), r.mem(), r.end())).toList();
