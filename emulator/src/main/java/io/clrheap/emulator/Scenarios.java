@@ -91,6 +91,20 @@ public final class Scenarios {
         add(d.toBuilder().name("huge-loh").description("an LOH object larger than a 32 MiB large region: it gets a region of its own, several large regions long")
                 .allocate(new Step.Allocate("System.Byte[]", 1, Step.Lengths.fixed(40L << 20), Step.Where.LOH, 0, 0))
                 .build());
+        // fixtures for walkers written the simple way (the source article's): each adds one thing such a walker gets wrong
+        // to a heap it walks right — only objects whose sizes are multiples of 8, no frozen strings, no live contexts
+        Scenario plain = plain();
+        add(plain);
+        add(plain.toBuilder().name("trap-live-context")
+                .description("trap: live allocation contexts with objects after them (a walker that stops at the first null MethodTable, or does not skip [alloc_ptr, alloc_limit + 24), misses those objects)")
+                .allocate(new Step.Allocate("Node", 3000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0)).build());
+        add(plain.toBuilder().name("trap-frozen")
+                .description("trap: string literals in the frozen segment at the head of heap 0's gen2 list (a walker that ignores the frozen heap misses them)")
+                .allocate(new Step.Allocate("System.String", 300, Step.Lengths.fixed(5), Step.Where.FROZEN, -1, 0)).build());
+        add(plain.toBuilder().name("trap-unaligned-size")
+                .description("trap: strings and byte arrays whose sizes are not multiples of 8 (a walker that reports the 8-byte aligned size gets their bytes wrong)")
+                .allocate(new Step.Allocate("System.String", 500, Step.Lengths.uniform(0, 40), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Byte[]", 500, Step.Lengths.uniform(0, 100), Step.Where.GEN1, -1, 0)).build());
         add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").threads(7).features(Set.of(Feature.values())).build());
     }
 
@@ -101,6 +115,24 @@ public final class Scenarios {
         if (BUILT_IN.putIfAbsent(s.name(), s) != null) {
             throw new IllegalStateException("two built-in scenarios named " + s.name());
         }
+    }
+
+    /**
+     * A heap a simple walker walks right: objects whose sizes are multiples of 8 only, no frozen strings, and no live
+     * allocation context (the last step is a gen0 collection, which gives every context up).
+     */
+    private static Scenario plain() {
+        return Scenario.builder("naive-plain")
+                .description("a heap a simple walker walks right: sizes multiples of 8, no frozen strings, no live allocation contexts; every walker passes it")
+                .runtime(RuntimeVersion.NET8).gc(GcFlavor.SERVER).heaps(2).threads(3).handlesPerKind(2).seed(7)
+                .allocate(new Step.Allocate("Node", 2000, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Object[]", 500, Step.Lengths.uniform(0, 30), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Int64[]", 4, Step.Lengths.uniform(11_000, 20_000), Step.Where.LOH, -1, 0))
+                .allocate(new Step.Allocate("System.Int64[]", 20, Step.Lengths.uniform(1, 200), Step.Where.POH, -1, 0))
+                .allocate(new Step.Allocate("Pair", 3000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.3))
+                .allocate(new Step.Allocate("Leaf", 2000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.3))
+                .collect(0)
+                .build();
     }
 
     private static Scenario edge(Scenario base, String name, String description, Feature feature) {
