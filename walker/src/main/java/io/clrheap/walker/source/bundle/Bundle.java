@@ -1,8 +1,8 @@
 package io.clrheap.walker.source.bundle;
 
 import io.clrheap.memory.Memory;
-import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.source.MappedDump;
 import io.clrheap.walker.source.RangeMemory;
 import io.clrheap.walker.source.elf.DumpFormatException;
 import io.clrheap.walker.source.elf.MappedFile;
@@ -47,7 +47,7 @@ import java.util.regex.Pattern;
  * outside the memory ranges throws {@link MissingMemoryException} naming the address. Reads are safe from several
  * threads; after {@link #close()} they throw {@link IllegalStateException}.
  */
-public final class Bundle implements Memory, AutoCloseable {
+public final class Bundle extends MappedDump implements AutoCloseable {
 
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -64,12 +64,13 @@ public final class Bundle implements Memory, AutoCloseable {
     private final Map<String, Long> offsets;
     private final Map<Long, String> typeNames;
     private final List<String> answerNames;
-    private final RangeMemory memory;
     private final AtomicBoolean closed = new AtomicBoolean();
 
 
     private Bundle(Path path, BundleManifest manifest, Arena arena, MemorySegment data, Path temp, Map<String, Long> offsets)
             throws DumpFormatException {
+        super(new RangeMemory(String.valueOf(path.getFileName()), data, manifest.memory().stream()
+                .map(r -> new RangeMemory.Range(r.start(), r.length(), r.length(), offsets.get(r.entry()))).toList()));
         this.path = path;
         this.name = String.valueOf(path.getFileName());
         this.manifest = manifest;
@@ -77,8 +78,6 @@ public final class Bundle implements Memory, AutoCloseable {
         this.data = data;
         this.temp = temp;
         this.offsets = offsets;
-        this.memory = new RangeMemory(name, data, manifest.memory().stream()
-                .map(r -> new RangeMemory.Range(r.start(), r.length(), r.length(), offsets.get(r.entry()))).toList());
         typeNames = parseTypeNames();
         List<String> answers = new ArrayList<>();
         for (BundleEntry e : manifest.entries()) {
@@ -233,43 +232,6 @@ public final class Bundle implements Memory, AutoCloseable {
         return Collections.unmodifiableMap(names);
     }
 
-
-    // ---- Memory: the ranges, read through RangeMemory ----
-
-    @Override
-    public byte readByte(long address) {
-        return memory.readByte(address);
-    }
-
-    @Override
-    public short readShort(long address) {
-        return memory.readShort(address);
-    }
-
-    @Override
-    public int readInt(long address) {
-        return memory.readInt(address);
-    }
-
-    @Override
-    public long readLong(long address) {
-        return memory.readLong(address);
-    }
-
-    @Override
-    public void read(long address, byte[] destination, int offset, int length) {
-        memory.read(address, destination, offset, length);
-    }
-
-    @Override
-    public boolean contains(long address, long length) {
-        return memory.contains(address, length);
-    }
-
-    @Override
-    public List<MemoryRange> ranges() {
-        return memory.ranges();
-    }
 
     @Override
     public String describe() {

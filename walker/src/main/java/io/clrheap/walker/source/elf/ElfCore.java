@@ -1,8 +1,8 @@
 package io.clrheap.walker.source.elf;
 
 import io.clrheap.memory.Memory;
-import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.source.MappedDump;
 import io.clrheap.walker.source.RangeMemory;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -32,7 +32,7 @@ import java.util.function.Consumer;
  *
  * <p>Reads are safe from several threads. After {@link #close()} every read throws {@link IllegalStateException}.
  */
-public final class ElfCore implements Memory, AutoCloseable {
+public final class ElfCore extends MappedDump implements AutoCloseable {
 
     private final Path path;
     private final String name;
@@ -40,20 +40,19 @@ public final class ElfCore implements Memory, AutoCloseable {
     private final MemorySegment file;
     private final List<LoadSegment> loadSegments;
     private final CoreNotes notes;
-    private final RangeMemory memory;
 
     // The segments with p_memsz > 0, sorted by address, as parallel arrays: the lookup runs on every read.
 
     private ElfCore(Path path, String name, Arena arena, MemorySegment file, List<LoadSegment> loadSegments,
                     CoreNotes notes) {
+        super(new RangeMemory(name, file, loadSegments.stream().filter(s -> s.memsz() != 0)
+                .map(s -> new RangeMemory.Range(s.vaddr(), s.end() - s.vaddr(), s.filesz(), s.fileOffset())).toList()));
         this.path = path;
         this.name = name;
         this.arena = arena;
         this.file = file;
         this.loadSegments = loadSegments;
         this.notes = notes;
-        this.memory = new RangeMemory(name, file, loadSegments.stream().filter(s -> s.memsz() != 0)
-                .map(s -> new RangeMemory.Range(s.vaddr(), s.end() - s.vaddr(), s.filesz(), s.fileOffset())).toList());
     }
 
     /** Opens {@code file}; a note about decompressing an {@code .xz} file goes nowhere. */
@@ -157,43 +156,6 @@ public final class ElfCore implements Memory, AutoCloseable {
     @Override
     public void close() {
         arena.close();
-    }
-
-    // ---- Memory: the ranges, read through RangeMemory ----
-
-    @Override
-    public byte readByte(long address) {
-        return memory.readByte(address);
-    }
-
-    @Override
-    public short readShort(long address) {
-        return memory.readShort(address);
-    }
-
-    @Override
-    public int readInt(long address) {
-        return memory.readInt(address);
-    }
-
-    @Override
-    public long readLong(long address) {
-        return memory.readLong(address);
-    }
-
-    @Override
-    public void read(long address, byte[] destination, int offset, int length) {
-        memory.read(address, destination, offset, length);
-    }
-
-    @Override
-    public boolean contains(long address, long length) {
-        return memory.contains(address, length);
-    }
-
-    @Override
-    public List<MemoryRange> ranges() {
-        return memory.ranges();
     }
 
     @Override

@@ -1,8 +1,8 @@
 package io.clrheap.walker.source.minidump;
 
 import io.clrheap.memory.Memory;
-import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.source.MappedDump;
 import io.clrheap.walker.source.RangeMemory;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -30,7 +30,7 @@ import java.util.OptionalLong;
  * {@link MinidumpFormatException} naming the file offset (see {@link MinidumpParser}). Reads are safe from several
  * threads. After {@link #close()} every read throws {@link IllegalStateException}.
  */
-public final class Minidump implements Memory, AutoCloseable {
+public final class Minidump extends MappedDump implements AutoCloseable {
 
     private final Path path;
     private final String name;
@@ -40,9 +40,10 @@ public final class Minidump implements Memory, AutoCloseable {
     private final List<MinidumpThread> threads;
     private final OptionalLong processId;
     private final Optional<Map<Long, String>> typeNames;
-    private final RangeMemory memory;
 
     private Minidump(Path path, Arena arena, MemorySegment file, MinidumpParser.Parsed parsed) {
+        super(new RangeMemory(String.valueOf(path.getFileName()), file, parsed.runs().stream()
+                .map(r -> new RangeMemory.Range(r.start(), r.end() - r.start(), r.end() - r.start(), r.fileOffset())).toList()));
         this.path = path;
         this.name = String.valueOf(path.getFileName());
         this.arena = arena;
@@ -51,8 +52,6 @@ public final class Minidump implements Memory, AutoCloseable {
         this.threads = parsed.threads();
         this.processId = parsed.processId();
         this.typeNames = parsed.typeNames();
-        this.memory = new RangeMemory(name, file, parsed.runs().stream()
-                .map(r -> new RangeMemory.Range(r.start(), r.end() - r.start(), r.end() - r.start(), r.fileOffset())).toList());
     }
 
     /**
@@ -130,43 +129,6 @@ public final class Minidump implements Memory, AutoCloseable {
         arena.close();
     }
 
-    // ---- Memory: the ranges, read through RangeMemory ----
-
-    @Override
-    public byte readByte(long address) {
-        return memory.readByte(address);
-    }
-
-    @Override
-    public short readShort(long address) {
-        return memory.readShort(address);
-    }
-
-    @Override
-    public int readInt(long address) {
-        return memory.readInt(address);
-    }
-
-    @Override
-    public long readLong(long address) {
-        return memory.readLong(address);
-    }
-
-    @Override
-    public void read(long address, byte[] destination, int offset, int length) {
-        memory.read(address, destination, offset, length);
-    }
-
-    @Override
-    public boolean contains(long address, long length) {
-        return memory.contains(address, length);
-    }
-
-    @Override
-    public List<MemoryRange> ranges() {
-        return memory.ranges();
-    }
-
     @Override
     public String describe() {
         return name;
@@ -174,6 +136,6 @@ public final class Minidump implements Memory, AutoCloseable {
 
     @Override
     public String toString() {
-        return "Minidump[" + path + ", " + memory.ranges().size() + " memory ranges, " + modules.size() + " modules]";
+        return "Minidump[" + path + ", " + ranges().size() + " memory ranges, " + modules.size() + " modules]";
     }
 }
