@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "conform",
         mixinStandardHelpOptions = true,
-        description = {"Run a heap walker (any language, as a command) on every fixture of a suite, compare its output with each",
+        description = {"Check a heap walker, run as a command, against fixtures with known answers.",
+            "Run a heap walker (any language, as a command) on every fixture of a suite, compare its output with each",
             "fixture's answer key, and report pass or fail with the first differences and the mistake each fixture is there to catch."},
         footer = {
             "",

@@ -30,7 +30,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "demo",
         mixinStandardHelpOptions = true,
-        description = {"The main job on the built-in default scenario (.NET 8, server GC unless told otherwise): emulate the process,",
+        description = {"Write the default scenario's fixtures, walk each one, and check the walks against the answer key.",
+            "The main job on the built-in default scenario (.NET 8, server GC unless told otherwise): emulate the process,",
             "write it as fixture files with the answer key (as generate --scenario default does), walk each file, compare."},
         footer = {
             "",

@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "generate",
         mixinStandardHelpOptions = true,
-        description = {"Emulate a scenario's .NET process and write it as fixture files real tools open, with the answer key",
+        description = {"Write a scenario's emulated .NET process as dump files real tools open, with the answer key.",
+            "Emulate a scenario's .NET process and write it as fixture files real tools open, with the answer key",
             "written from what the emulator placed: DIR/NAME.core (ELF core, Linux x64), DIR/NAME.dmp (minidump, Windows x64),",
             "DIR/NAME.clrheap.tar.xz (fixture bundle) and DIR/NAME.answer/."},
         footer = {

@@ -45,7 +45,8 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "walk",
         mixinStandardHelpOptions = true,
-        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump without the DAC: a Linux x64 ELF core (.xz accepted),",
+        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, without the DAC.",
+            "The dump is a Linux x64 ELF core (.xz accepted),",
             "a Windows x64 minidump, or a clrheap fixture bundle (.clrheap.tar.xz).",
             "The runtime build and GC flavour are read from the dump itself."},
         footer = {
