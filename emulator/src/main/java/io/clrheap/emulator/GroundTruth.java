@@ -81,10 +81,6 @@ public final class GroundTruth {
             this.generation = generation;
         }
 
-        int count() {
-            return count;
-        }
-
         void putVarLong(long v) {
             if (length + 10 > data.length) {
                 data = Arrays.copyOf(data, Math.max(data.length * 2, length + 10));

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
-import io.clrheap.memory.MemoryRange;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -108,17 +105,7 @@ class RuntimeBuilderTest {
     }
 
     private static String digest(EmulatedRuntime runtime) throws Exception {
-        MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        byte[] buffer = new byte[1 << 16];
-        for (MemoryRange r : runtime.memory().touchedRanges()) {
-            sha.update(HexFormat.of().parseHex(String.format("%016x%016x", r.start(), r.length())));
-            for (long a = r.start(); a < r.end(); a += buffer.length) {
-                int n = (int) Math.min(buffer.length, r.end() - a);
-                runtime.memory().read(a, buffer, 0, n);
-                sha.update(buffer, 0, n);
-            }
-        }
-        return HexFormat.of().formatHex(sha.digest());
+        return WindowsPlatformTest.digestOutside(runtime, 0, 0); // nothing left out
     }
 
     @Test

@@ -204,7 +204,7 @@ class WindowsPlatformTest {
     }
 
     /** SHA-256 over every touched range and its bytes, the bytes of [skipFrom, skipTo) left out. */
-    private static String digestOutside(EmulatedRuntime runtime, long skipFrom, long skipTo) throws Exception {
+    static String digestOutside(EmulatedRuntime runtime, long skipFrom, long skipTo) throws Exception {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         byte[] buffer = new byte[1 << 16];
         for (MemoryRange r : runtime.memory().touchedRanges()) {

@@ -3,6 +3,7 @@ package io.clrheap.generator.bundle;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
+import io.clrheap.walker.report.TypeNameSidecar;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -98,7 +98,7 @@ public final class BundleWriter {
             ranges.add(new BundleRange(r.start(), r.length(), name));
             pending.add(new Pending(name, r.length(), (o, buffer) -> copyMemory(memory, r, o, buffer)));
         }
-        byte[] typeNames = typeNames(process.typeNames());
+        byte[] typeNames = TypeNameSidecar.format(process.typeNames());
         pending.add(new Pending(TYPE_NAMES, typeNames.length, (o, buffer) -> o.write(typeNames)));
         pending.sort(Comparator.comparing(Pending::name));
 
@@ -233,18 +233,6 @@ public final class BundleWriter {
     }
 
     /** {@code 0x<mt> <name>} lines, sorted by MethodTable (unsigned), UTF-8. */
-    static byte[] typeNames(Map<Long, String> names) {
-        StringBuilder text = new StringBuilder();
-        names.entrySet().stream().sorted(Map.Entry.comparingByKey(Long::compareUnsigned)).forEach(e -> {
-            String name = e.getValue();
-            if (name.isBlank() || name.indexOf('\n') >= 0 || name.indexOf('\r') >= 0 || !name.equals(name.strip())) {
-                throw new IllegalArgumentException(String.format(
-                        "the type name of MethodTable 0x%x cannot be one line of type-names.txt: '%s'", e.getKey(), name));
-            }
-            text.append("0x").append(Long.toHexString(e.getKey())).append(' ').append(name).append('\n');
-        });
-        return text.toString().getBytes(StandardCharsets.UTF_8);
-    }
 
     private static MessageDigest sha256() {
         try {

@@ -6,6 +6,7 @@ import io.clrheap.emulator.Platform;
 import io.clrheap.emulator.module.EmulatedModule;
 import io.clrheap.emulator.space.Reservation;
 import io.clrheap.memory.MemoryRange;
+import io.clrheap.walker.report.TypeNameSidecar;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -17,7 +18,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes an emulated Windows process as a minidump, the file Windows debuggers, lldb and ClrMD open. Facts: the
@@ -125,7 +125,7 @@ public final class MinidumpWriter {
             this.processId = threads.isEmpty() ? 1 : threads.getFirst().osId();
             this.stacks = ThreadStack.plan(threads);
             this.memory = memory(process, stacks, processId);
-            this.typeNames = typeNames(process.typeNames());
+            this.typeNames = TypeNameSidecar.format(process.typeNames());
             this.moduleName = minidumpString(module.path());
 
             long at = directory + (long) STREAMS * DIRECTORY_ENTRY_SIZE;
@@ -166,17 +166,6 @@ public final class MinidumpWriter {
         }
 
         /** {@code 0x<mt> <name>\n} per MethodTable, by MethodTable (unsigned). */
-        private static byte[] typeNames(Map<Long, String> names) {
-            StringBuilder text = new StringBuilder();
-            names.entrySet().stream().sorted(Map.Entry.comparingByKey(Long::compareUnsigned)).forEach(e -> {
-                String name = e.getValue();
-                if (name.indexOf('\n') >= 0 || name.indexOf('\r') >= 0 || name.isEmpty()) {
-                    throw new IllegalArgumentException(String.format("type name of MethodTable 0x%x cannot be a line: %s", e.getKey(), name));
-                }
-                text.append("0x").append(Long.toHexString(e.getKey())).append(' ').append(name).append('\n');
-            });
-            return text.toString().getBytes(StandardCharsets.UTF_8);
-        }
 
         /** MINIDUMP_STRING: the length in bytes (without the terminator), UTF-16LE characters, a NUL character. */
         private static byte[] minidumpString(String s) {

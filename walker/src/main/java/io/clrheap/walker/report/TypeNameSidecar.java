@@ -20,12 +20,21 @@ public final class TypeNameSidecar {
     private TypeNameSidecar() {
     }
 
-    /** The sidecar text of {@code names}. */
+    /**
+     * The sidecar text of {@code names}: what the ELF note, the minidump stream and the bundle's file all hold.
+     *
+     * @throws IllegalArgumentException for a name that cannot be one line (empty, a line break, spaces at either end)
+     */
     public static byte[] format(Map<Long, String> names) {
         Map<Long, String> sorted = new TreeMap<>(Long::compareUnsigned);
         sorted.putAll(names);
         StringBuilder s = new StringBuilder();
-        sorted.forEach((mt, name) -> s.append("0x").append(Long.toHexString(mt)).append(' ').append(name.replace('\n', ' ')).append('\n'));
+        sorted.forEach((mt, name) -> {
+            if (name.isBlank() || name.indexOf('\n') >= 0 || name.indexOf('\r') >= 0 || !name.equals(name.strip())) {
+                throw new IllegalArgumentException(String.format("the type name of MethodTable 0x%x cannot be one line of type names: '%s'", mt, name));
+            }
+            s.append("0x").append(Long.toHexString(mt)).append(' ').append(name).append('\n');
+        });
         return s.toString().getBytes(StandardCharsets.UTF_8);
     }
 
