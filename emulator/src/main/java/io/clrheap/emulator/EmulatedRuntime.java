@@ -1,9 +1,11 @@
 package io.clrheap.emulator;
 
+import io.clrheap.emulator.calls.EmulatedCalls;
 import io.clrheap.emulator.module.EmulatedModule;
 import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.emulator.space.AddressSpace;
 import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.process.NativeCalls;
 import java.util.List;
 import java.util.Map;
 
@@ -19,12 +21,24 @@ import java.util.Map;
  * @param groundTruth  every object, region and allocation context placed
  * @param typeNames    MethodTable → type name
  * @param module       the runtime module: platform, path, base, size, timestamp, file version
+ * @param gcStatics    where the emulated GC's code and statics are, for native calls
  */
 public record EmulatedRuntime(Scenario scenario, RuntimeLayout layout, AddressSpace memory, List<ModuleMapping> mappings,
-                              GroundTruth groundTruth, Map<Long, String> typeNames, EmulatedModule module) {
+                              GroundTruth groundTruth, Map<Long, String> typeNames, EmulatedModule module,
+                              GcStatics gcStatics) {
 
     /** The operating system the process was built for: Linux ({@code libcoreclr.so}) or Windows ({@code coreclr.dll}). */
     public Platform platform() {
         return module.platform();
+    }
+
+    /**
+     * A new session of native calls into this process, as code running in it would make them: the GC's
+     * {@code IGCHeap} functions an in-process walker calls through the vtable ({@code DiagDescrGenerations},
+     * {@code RegisterFrozenSegment}, {@code UnregisterFrozenSegment}) run as the GC runs them, over the session's
+     * memory. The session writes into a copy of the pages it changes: the process stays as built.
+     */
+    public NativeCalls nativeCalls() {
+        return new EmulatedCalls(this);
     }
 }

@@ -12,6 +12,11 @@ public final class ProcessLayout {
     /** The malloc heap: Thread objects, ThreadStore, gc_heap and GCHeap objects, the free-object MethodTable, frozen segment descriptors. */
     public static final long NATIVE_HEAP = 0x5600_2000_0000L;
     public static final long NATIVE_HEAP_SIZE = 256L << 20;
+    /** A native-call session's own malloc arena (as glibc maps another arena): the blocks its allocate() hands out. */
+    public static final long CALL_ARENA = 0x5600_4000_0000L;
+    public static final long CALL_ARENA_SIZE = 16L << 20;
+    /** Where the function pointers of a session's callbacks point; never mapped as memory. */
+    public static final long CALL_TRAMPOLINES = 0x5600_5000_0000L;
     /** Loader heaps: MethodTables and EEClasses. */
     public static final long LOADER_HEAP = 0x7f39_0000_0000L;
     public static final long LOADER_HEAP_SIZE = 64L << 20;

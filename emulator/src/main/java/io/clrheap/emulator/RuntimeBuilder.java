@@ -92,8 +92,9 @@ public final class RuntimeBuilder {
         ModuleImage image = globals.image();
         EmulatedModule module = new EmulatedModule(image.platform(), image.path(), image.base(), image.end() - image.base(),
                 image.timeDateStamp(), RuntimeGlobals.fileVersion(layout.primaryBuild().version()));
+        GcStatics gc = globals.gcStatics(heaps.heaps().get(0).generationTable());
         return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(),
-                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module);
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc);
     }
 
     /** The scenario's allocation program, step by step. */

@@ -45,6 +45,8 @@ final class RuntimeGlobals {
     private final long gcDacVars;
     private final long runtimeInfo;
     private final long vtable;
+    /** The GCHeap g_pGCHeap points to (written with the process globals). */
+    private long globalGcHeap;
     private final ModuleImage image;
     private final long[] unnamed;
     /** The descriptor's pointer-data globals, slot 1 onwards, and the g_dacTable variable each stands for. */
@@ -93,9 +95,9 @@ final class RuntimeGlobals {
         variables.put("gc:gc_heap_field_offsets", module.reserveData(4L * layout.dacFieldOrder().get("gc_heap").size(), 8));
         variables.put("gc:generation_field_offsets", module.reserveData(12, 8));
         // the IGCHeap vtable (in relro data) and the code its slots point to
-        long slots = layout.constant("IGCHeap.DiagDescrGenerations.slot") + 20;
+        long slots = vtableSlots();
         vtable = module.reserveData(8 * slots, 16);
-        long code = module.reserveText(16 * slots, 16);
+        long code = module.reserveText(GcStatics.CODE_STRIDE * slots, 16);
         variables.put("code", code);
         boolean exportsRuntimeInfo = RUNTIME_VERSIONS.containsKey(build.version());
         runtimeInfo = exportsRuntimeInfo ? module.reserveData(layout.type("DotNetRuntimeInfo").size().orElseThrow(), 16) : 0;
@@ -127,8 +129,8 @@ final class RuntimeGlobals {
             String name = named.get(i);
             memory.writePointer(dacTable + 8L * i, name != null ? variables.get(name) : unnamed[i]);
         }
-        for (int slot = 0; slot < layout.constant("IGCHeap.DiagDescrGenerations.slot") + 20; slot++) {
-            memory.writePointer(vtable + 8L * slot, variables.get("code") + 16L * slot);
+        for (int slot = 0; slot < vtableSlots(); slot++) {
+            memory.writePointer(vtable + 8L * slot, variables.get("code") + GcStatics.CODE_STRIDE * slot);
         }
         memory.writePointer(variable("g_gcDacGlobals"), gcDacVars);
         memory.writeInt(variable("g_heap_type"), (int) (process.server() ? layout.constant("gc_heap_type.server") : layout.constant("gc_heap_type.workstation")));
@@ -195,6 +197,18 @@ final class RuntimeGlobals {
         return vtable;
     }
 
+    /** The vtable's slots: DiagDescrGenerations and 20 more (RegisterFrozenSegment and UnregisterFrozenSegment among them). */
+    private int vtableSlots() {
+        return (int) layout.constant("IGCHeap.DiagDescrGenerations.slot") + 20;
+    }
+
+    /** What the emulated GC's own functions read: its code, vtable and statics. */
+    GcStatics gcStatics(long workstationGenerationTable) {
+        return process.server()
+                ? new GcStatics(vtable, variables.get("code"), vtableSlots(), gcStatic("n_heaps"), gcStatic("g_heaps"), 0, globalGcHeap)
+                : new GcStatics(vtable, variables.get("code"), vtableSlots(), 0, 0, workstationGenerationTable, globalGcHeap);
+    }
+
     long gcDacVars() {
         return gcDacVars;
     }
@@ -211,9 +225,9 @@ final class RuntimeGlobals {
         memory.writePointer(variable("g_lowest_address"), ProcessLayout.GC_RESERVE);
         memory.writePointer(variable("g_highest_address"), ProcessLayout.GC_RESERVE + ProcessLayout.GC_RESERVE_SIZE);
         // g_pGCHeap: the GCHeap the runtime created first; under server GC its pGenGCHeap is 0 (the real dumps)
-        long gcHeap = process.allocateNative("GCHeap", 16);
-        process.views().view(io.clrheap.layout.view.GcHeap.Writable.class, memory, gcHeap).vtable(vtable);
-        memory.writePointer(variable("g_pGCHeap"), gcHeap);
+        globalGcHeap = process.allocateNative("GCHeap", 16);
+        process.views().view(io.clrheap.layout.view.GcHeap.Writable.class, memory, globalGcHeap).vtable(vtable);
+        memory.writePointer(variable("g_pGCHeap"), globalGcHeap);
         writeGcDacVars(heaps, heapArray, handleTableMap);
     }
 

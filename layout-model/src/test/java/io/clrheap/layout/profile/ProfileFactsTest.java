@@ -179,6 +179,10 @@ class ProfileFactsTest {
         RuntimeLayout l = load(v, gc);
         assertThat(l.offset("IGCHeapVtable", "DiagDescrGenerations"))
                 .isEqualTo(l.constant("IGCHeap.DiagDescrGenerations.slot") * l.constant("IGCHeap.slot_size"));
+        assertThat(l.offset("IGCHeapVtable", "RegisterFrozenSegment"))
+                .isEqualTo(l.constant("IGCHeap.RegisterFrozenSegment.slot") * l.constant("IGCHeap.slot_size"));
+        assertThat(l.offset("IGCHeapVtable", "UnregisterFrozenSegment"))
+                .isEqualTo(l.constant("IGCHeap.UnregisterFrozenSegment.slot") * l.constant("IGCHeap.slot_size"));
         assertThat(l.offset("TableSegment", "rgValue")).isEqualTo(l.constant("handle.header_size"));
         assertThat(l.type("TableSegment").size()).hasValue(l.constant("handle.segment_size"));
         assertThat(l.field("TableSegment", "rgValue").type().count()).isEqualTo(l.constant("handle.handles_per_segment"));

@@ -18,6 +18,8 @@ public enum ProblemKind {
     BAD_THREAD_LIST("bad thread list"),
     /** The dump was taken while a GC ran: the heap may not be walkable. */
     GC_IN_PROGRESS("GC in progress"),
+    /** An in-process call into the runtime (DiagDescrGenerations, RegisterFrozenSegment) failed: what it would have listed is missing. */
+    NATIVE_CALL_FAILED("native call failed"),
     /** An object's MethodTable word is zero: the walk resyncs. */
     NULL_METHOD_TABLE("null MethodTable"),
     /** An object's MethodTable is unreadable or not plausible: the walk resyncs. */
