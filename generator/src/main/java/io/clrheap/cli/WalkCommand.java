@@ -6,7 +6,16 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.RuntimeBuilder;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.process.NativeCalls;
+import io.clrheap.walker.discovery.InProcessDiscovery;
+import io.clrheap.walker.discovery.InProcessRoute;
+import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.discovery.Region;
@@ -48,7 +57,10 @@ import picocli.CommandLine.Parameters;
         description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, without the DAC.",
             "The dump is a Linux x64 ELF core (.xz accepted),",
             "a Windows x64 minidump, or a clrheap fixture bundle (.clrheap.tar.xz).",
-            "The runtime build and GC flavour are read from the dump itself."},
+            "The runtime build and GC flavour are read from the dump itself.",
+            "With --emulate, the walk is over an emulated process instead, built in memory from a scenario;",
+            "--in-process then finds its heap the source article's way: a thread's allocation context -> gc_reserved_1",
+            "-> GCHeap -> vtable slot 69 DiagDescrGenerations, called as a native function, and the frozen segment list."},
         footer = {
             "",
             "Examples:",
@@ -57,6 +69,7 @@ import picocli.CommandLine.Parameters;
             "  ./clrheap walk golden/real/net10-svr/core.xz --eeheap",
             "  ./clrheap walk golden/real/net9-wks/core.xz --handles --json",
             "  ./clrheap walk golden/real/net8-nomodule/core.xz --module Sarif.Multitool --verify",
+            "  ./clrheap walk --emulate every-edge --runtime net10 --in-process --eeheap",
             "",
             "Exit codes: 0 success; 1 problems found (--verify) or a failure; 2 bad usage;",
             "3 the dump cannot be opened as a .NET process (not a core, unknown build, module headers missing)."
@@ -65,8 +78,22 @@ final class WalkCommand implements Callable<Integer> {
 
     static final int EXIT_CANNOT_OPEN = 3;
 
-    @Parameters(index = "0", paramLabel = "DUMP", description = "An ELF core (or DUMP.xz), a minidump, or a fixture bundle of a .NET process.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DUMP", description = "An ELF core (or DUMP.xz), a minidump, or a fixture bundle of a .NET process.")
     Path dump;
+
+    @Option(names = "--emulate", paramLabel = "SCENARIO", description = "Walk an emulated process built from this scenario (a built-in name or a JSON file) instead of a dump.")
+    String emulate;
+
+    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
+            description = "With --emulate: the runtime version (default: the scenario's).")
+    RuntimeVersion runtime;
+
+    @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
+            description = "With --emulate: the GC flavour (default: the scenario's).")
+    GcFlavor gc;
+
+    @Option(names = "--in-process", description = "With --emulate: discover the heap through native calls into the process (DiagDescrGenerations) instead of g_dacTable.")
+    boolean inProcess;
 
     @CommandLine.ArgGroup(exclusive = true)
     Report report = new Report();
@@ -110,6 +137,18 @@ final class WalkCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if ((dump == null) == (emulate == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give either a DUMP or --emulate SCENARIO");
+        }
+        if (emulate == null && (runtime != null || gc != null || inProcess)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--runtime, --gc and --in-process go with --emulate");
+        }
+        if (parallel < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
+        }
+        if (emulate != null) {
+            return walkEmulated(out, err);
+        }
         if (Files.isDirectory(dump)) {
             throw new CommandLine.ParameterException(spec.commandLine(), dump + " is a directory, not a dump");
         }
@@ -121,9 +160,6 @@ final class WalkCommand implements Callable<Integer> {
         }
         if (module != null && !Files.isRegularFile(module)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--module " + module + ": no such file");
-        }
-        if (parallel < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
         }
         try (OpenedDump opened = OpenedDump.open(dump, note -> note(err, note))) {
             // --names wins; a clrheap fixture carries its own names
@@ -138,16 +174,7 @@ final class WalkCommand implements Callable<Integer> {
             if (module != null && target.module().symbolsFrom().equals("dump memory")) {
                 note(err, "--module ignored: the dump holds the runtime module's headers");
             }
-            DiscoveredHeap heap = new HeapDiscovery(target).discover();
-            if (!quiet) {
-                err.printf("%s: %s (identified by %s), %d heap%s, %d regions, runtime module at 0x%x%n", dump.getFileName(),
-                        target.describe(), target.versionSource(), heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s",
-                        heap.regionsByAddress().size(), target.module().base());
-            }
-            HeapWalker walker = new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
-            try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
-                return report(out, err, target, heap, walker, typeNames);
-            }
+            return walk(out, err, dump.getFileName().toString(), target, new HeapDiscovery(target).discover(), typeNames);
         } catch (DumpFormatException | MinidumpFormatException e) {
             err.println("clrheap walk: " + e.getMessage());
             return EXIT_CANNOT_OPEN;
@@ -155,6 +182,56 @@ final class WalkCommand implements Callable<Integer> {
             err.println("clrheap walk: cannot open " + dump + ": " + e.getMessage());
             return EXIT_CANNOT_OPEN;
         }
+    }
+
+    private int walk(PrintWriter out, PrintWriter err, String what, Target target, DiscoveredHeap heap, TypeNames typeNames)
+            throws IOException, InterruptedException {
+        if (!quiet) {
+            err.printf("%s: %s (identified by %s), %d heap%s, %d regions, runtime module at 0x%x%n", what,
+                    target.describe(), target.versionSource(), heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s",
+                    heap.regionsByAddress().size(), target.module().base());
+        }
+        HeapWalker walker = new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
+        try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
+            return report(out, err, target, heap, walker, typeNames);
+        }
+    }
+
+    /** {@code --emulate}: builds the scenario's process in memory and walks it, through the dump path or in-process. */
+    private int walkEmulated(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
+        EmulatedRuntime process;
+        try {
+            Scenario s = ScenarioOption.resolve(emulate);
+            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
+            note(err, String.format("building %s (%s, %s GC) ...", s.name(), s.runtime().shortName(), s.gc().id()));
+            process = new RuntimeBuilder().build(s);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            err.println("clrheap walk: --emulate " + emulate + ": " + e.getMessage());
+            return EXIT_CANNOT_OPEN;
+        }
+        NativeCalls calls = inProcess ? process.nativeCalls() : null;
+        List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
+        Target target;
+        try {
+            target = new TargetOpener(ProfileLoader.builtIn()).open(inProcess ? calls.memory() : process.memory(), files, Optional.empty());
+        } catch (TargetException e) {
+            err.println("clrheap walk: the emulated process cannot be opened: " + e.getMessage());
+            return EXIT_CANNOT_OPEN;
+        }
+        DiscoveredHeap heap;
+        if (inProcess) {
+            InProcessDiscovery discovery = new InProcessDiscovery(target, calls);
+            heap = discovery.discover();
+            InProcessRoute r = discovery.route();
+            if (r != null) {
+                note(err, String.format("in-process: %s -> GCHeap 0x%x -> vtable 0x%x -> DiagDescrGenerations 0x%x: %d ranges; frozen list from dummy segment 0x%x",
+                        r.thread().isEmpty() ? "g_pGCHeap (workstation GC: gc_reserved_1 is 0)" : r.thread() + " gc_reserved_1",
+                        r.gcHeap(), r.vtable(), r.descrGenerations(), r.ranges(), r.frozenHandle()));
+            }
+        } else {
+            heap = new HeapDiscovery(target).discover();
+        }
+        return walk(out, err, "emulated " + process.scenario().name(), target, heap, TypeNames.of(process.typeNames()));
     }
 
     private int report(PrintWriter out, PrintWriter err, Target target, DiscoveredHeap heap, HeapWalker walker, TypeNames typeNames)

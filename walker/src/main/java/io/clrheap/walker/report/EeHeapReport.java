@@ -29,8 +29,10 @@ public final class EeHeapReport {
                     h.gcHeap() == 0 ? "" : String.format(" (gc_heap 0x%x)", h.gcHeap()), h.generationTable(), h.allocAllocated(), h.ephemeralSegment());
             out.printf("  %-6s %-14s %-8s %-14s %-14s %-14s %-14s %12s%n", "gen", "heap_segment", "flags", "mem", "end", "committed", "reserved", "size");
             for (Region r : h.regions()) {
-                out.printf("  %-6s 0x%012x 0x%-6x 0x%012x 0x%012x 0x%012x 0x%012x %,12d%s%n", r.kind().id(), r.descriptor(), r.flags(),
-                        r.mem(), r.end(), r.committed(), r.reserved(), r.objectBytes(),
+                // the in-process path is told mem, allocated and reserved only: what it does not know prints as "-"
+                boolean told = r.descriptor() != 0;
+                out.printf("  %-6s %-14s %-8s 0x%012x 0x%012x %-14s 0x%012x %,12d%s%n", r.kind().id(), told ? hexPadded(r.descriptor()) : "-",
+                        told ? String.format("0x%x", r.flags()) : "-", r.mem(), r.end(), told ? hexPadded(r.committed()) : "-", r.reserved(), r.objectBytes(),
                         r.ephemeral() ? "  ephemeral (ends at alloc_allocated; heap_segment.allocated = 0x" + Long.toHexString(r.allocated()) + ")" : "");
             }
         }
@@ -87,5 +89,9 @@ public final class EeHeapReport {
 
     static String hex(long v) {
         return "0x" + Long.toHexString(v);
+    }
+
+    private static String hexPadded(long value) {
+        return String.format("0x%012x", value);
     }
 }
