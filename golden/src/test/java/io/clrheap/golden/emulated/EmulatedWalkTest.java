@@ -16,7 +16,6 @@ import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetOpener;
 import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.Problem;
 import io.clrheap.walker.walk.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
@@ -54,26 +53,10 @@ class EmulatedWalkTest {
         DiscoveredHeap heap = new HeapDiscovery(target).discover();
         assertThat(heap.problems()).extracting(Problem::describe).isEmpty();
         assertThat(heap.heaps()).hasSize(scenario.heaps());
-        List<String> walked = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
-            @Override
-            public void object(long address, long mt, long size, Region region) {
-                walked.add(String.format("0x%x 0x%x %d heap %d %s", address, mt, size, region.heap(), region.kind().id()));
-            }
-
-            @Override
-            public void problem(Problem p) {
-                problems.add(p.describe());
-            }
-        });
+        List<String> walked = ObjectLines.walked(target, heap, problems);
         assertThat(problems).isEmpty();
-        GroundTruth truth = runtime.groundTruth();
-        List<String> expected = new ArrayList<>();
-        String[] generations = {"gen0", "gen1", "gen2", "loh", "poh"};
-        truth.forEachObject((address, mt, size, generation, h, kind) -> expected.add(String.format("0x%x 0x%x %d heap %d %s", address, mt, size, h,
-                generation < 0 ? "frozen" : generations[generation])));
-        assertThat(walked).containsExactlyElementsOf(expected);
+        assertThat(walked).containsExactlyElementsOf(ObjectLines.placed(runtime));
     }
 
     private static Target open(EmulatedRuntime runtime) throws Exception {

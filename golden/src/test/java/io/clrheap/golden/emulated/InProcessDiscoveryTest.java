@@ -15,15 +15,10 @@ import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.discovery.InProcessRoute;
-import io.clrheap.walker.discovery.Region;
 import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.Problem;
-import io.clrheap.walker.walk.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,8 +35,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * what the emulator placed: every built-in scenario × 8/9/10 × server/workstation.
  */
 class InProcessDiscoveryTest {
-
-    private static final String[] GENERATIONS = {"gen0", "gen1", "gen2", "loh", "poh"};
 
     static Stream<Arguments> scenarios() {
         return Scenarios.all().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
@@ -78,24 +71,10 @@ class InProcessDiscoveryTest {
         assertThat(inProcess.problems()).extracting(Problem::describe).isEmpty();
         assertThat(regions(inProcess)).isNotEmpty().containsExactlyElementsOf(regions(dump));
 
-        List<String> walked = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        new HeapWalker(inProcessTarget.memory(), WalkRules.of(inProcessTarget.layout()), inProcess, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
-            @Override
-            public void object(long address, long mt, long size, Region region) {
-                walked.add(String.format("0x%x 0x%x %d heap %d %s", address, mt, size, region.heap(), region.kind().id()));
-            }
-
-            @Override
-            public void problem(Problem p) {
-                problems.add(p.describe());
-            }
-        });
-        List<String> placed = new ArrayList<>();
-        runtime.groundTruth().forEachObject((address, mt, size, generation, h, kind) -> placed.add(String.format("0x%x 0x%x %d heap %d %s",
-                address, mt, size, h, generation < 0 ? "frozen" : GENERATIONS[generation])));
+        List<String> walked = ObjectLines.walked(inProcessTarget, inProcess, problems);
         assertThat(problems).isEmpty();
-        assertThat(walked).containsExactlyElementsOf(placed);
+        assertThat(walked).containsExactlyElementsOf(ObjectLines.placed(runtime));
     }
 
     @Test
