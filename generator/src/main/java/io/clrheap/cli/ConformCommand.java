@@ -5,6 +5,7 @@ import io.clrheap.generator.conform.ExternalWalker;
 import io.clrheap.generator.conform.Fixture;
 import io.clrheap.generator.conform.FixtureResult;
 import io.clrheap.generator.conform.Reports;
+import io.clrheap.generator.fixture.FixtureFormat;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ final class ConformCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "elf|minidump|bundle", converter = GenerateCommand.FormatConverter.class,
             description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}).", defaultValue = "elf")
-    GenerateCommand.Format format = GenerateCommand.Format.ELF;
+    FixtureFormat format = FixtureFormat.ELF;
 
     @Option(names = "--expect", paramLabel = "stat|objects", description = "What the walker prints (default: ${DEFAULT-VALUE}).", defaultValue = "stat")
     String expect = "stat";
@@ -64,7 +65,7 @@ final class ConformCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        GenerateCommand.Format f = format;
+        FixtureFormat f = format;
         ConformanceRunner.Expect e = switch (expect.toLowerCase(Locale.ROOT)) {
             case "stat" -> ConformanceRunner.Expect.STAT;
             case "objects" -> ConformanceRunner.Expect.OBJECTS;
@@ -80,10 +81,10 @@ final class ConformCommand implements Callable<Integer> {
             err.println("clrheap conform: --suite " + suite + " is not a folder");
             return 3;
         }
-        List<Fixture> fixtures = Fixture.inSuite(suite, f.suffix);
+        List<Fixture> fixtures = Fixture.inSuite(suite, f.suffix());
         if (fixtures.isEmpty()) {
             err.printf("clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/); write some with ./clrheap generate%n",
-                    suite, f.id, f.suffix);
+                    suite, f.id(), f.suffix());
             return 3;
         }
         Path work = Files.createTempDirectory("clrheap-conform");

@@ -1,12 +1,13 @@
 package io.clrheap.cli;
 
+import io.clrheap.generator.fixture.FixtureProgress;
 import java.io.PrintWriter;
 
 /**
  * A progress bar on stderr for long writes: redrawn at most every half second, only once the work has taken more
  * than a second (small fixtures print nothing), and finished with the total.
  */
-final class ProgressBar implements AutoCloseable {
+final class ProgressBar implements FixtureProgress.Step {
 
     private static final long QUIET_NANOS = 1_000_000_000L;
     private static final long PERIOD_NANOS = 500_000_000L;
@@ -31,7 +32,8 @@ final class ProgressBar implements AutoCloseable {
         return new ProgressBar(err, label, Math.max(1, total));
     }
 
-    void update(long doneSoFar) {
+    @Override
+    public void accept(long doneSoFar) {
         done = doneSoFar;
         long now = System.nanoTime();
         if (err == null || now - started < QUIET_NANOS || now - lastDrawn < PERIOD_NANOS) {
