@@ -70,11 +70,13 @@ public final class Scenarios {
                 .collect(2)
                 .allocate(new Step.Allocate("System.Object", 2000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
                 .build());
+        // the regions are filled with arrays of 40 to 80 KB, just under the LOH threshold: megabytes of zeros (a small
+        // fixture) in a few hundred objects rather than the 100,000 small ones the same regions would take
         add(d.toBuilder().name("many-regions")
-                .description("§17: gen0 and gen2 spanning several regions each; live contexts left in gen0 regions that are no longer the ephemeral one")
+                .description("§17: gen0 and gen2 spanning several regions each (arrays just under the LOH threshold); live contexts left in gen0 regions that are no longer the ephemeral one")
                 .threads(8).features(Set.of(Feature.CONTEXT_IN_OLDER_REGION))
-                .allocate(new Step.Allocate("System.Int32[]", 60_000, Step.Lengths.uniform(0, 64), Step.Where.GEN2, -1, 0))
-                .allocate(new Step.Allocate("System.Byte[]", 40_000, Step.Lengths.uniform(100, 900), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("System.Int32[]", 360, Step.Lengths.uniform(10_000, 20_000), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Byte[]", 240, Step.Lengths.uniform(40_000, 80_000), Step.Where.GEN0, -1, 0))
                 .build());
         add(d.toBuilder().name("user-types")
                 .description("types a scenario defines: a class with references, a boxed struct, a reference array, a rank-3 array; references to frozen strings")
