@@ -129,7 +129,8 @@ final class GoldenCommand implements Callable<Integer> {
             return 0;
         }
         if (report.upToDate()) {
-            out.printf(Locale.ROOT, "golden corpus %s: all %d fixtures equal fresh builds%n", folder, report.outcomes().size());
+            int n = report.outcomes().size();
+            out.printf(Locale.ROOT, "golden corpus %s: %d fixture%s, all equal to fresh builds%n", folder, n, n == 1 ? "" : "s");
             return 0;
         }
         out.printf(Locale.ROOT, "%ngolden corpus %s differs from fresh builds: %s%n", folder, report.counts());

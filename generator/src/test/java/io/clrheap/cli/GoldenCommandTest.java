@@ -58,7 +58,7 @@ class GoldenCommandTest {
 
         Run check = check();
         assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
-        assertThat(check.out()).isEqualTo("golden corpus " + dir + ": all 2 fixtures equal fresh builds\n");
+        assertThat(check.out()).isEqualTo("golden corpus " + dir + ": 2 fixtures, all equal to fresh builds\n");
     }
 
     @Test
