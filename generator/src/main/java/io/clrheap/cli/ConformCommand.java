@@ -125,7 +125,7 @@ final class ConformCommand implements Callable<Integer> {
         }
         List<? extends SuiteFixture> all = fixturesOf(folder, format);
         if (all.isEmpty()) {
-            err.printf("clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/, or a golden corpus's "
+            err.printf(Locale.ROOT, "clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/, or a golden corpus's "
                     + "<runtime>-<gc>/NAME.clrheap.tar.xz beside NAME.expected/); write some with ./clrheap generate%n", folder, format.id(), format.suffix());
             return EXIT_NO_SUITE;
         }
@@ -139,7 +139,7 @@ final class ConformCommand implements Callable<Integer> {
         List<FixtureResult> results;
         try {
             results = new ConformanceRunner(command, e, work).run(chosen, r -> {
-                out.printf("%s %-" + width + "s %s%n", r.passed() ? "PASS" : "FAIL", r.fixture().name(), r.verdict());
+                out.printf(Locale.ROOT, "%s %-" + width + "s %s%n", r.passed() ? "PASS" : "FAIL", r.fixture().name(), r.verdict());
                 if (!r.passed()) {
                     out.println("     designed to catch: " + r.fixture().about());
                     r.differences().forEach(d -> out.println("     " + d));
@@ -150,7 +150,7 @@ final class ConformCommand implements Callable<Integer> {
             FileTrees.deleteTree(work);
         }
         long failed = results.stream().filter(r -> !r.passed()).count();
-        out.printf("%n%d of %d fixtures passed%s.%n", results.size() - failed, results.size(), failed == 0 ? "" : "; " + failed + " failed");
+        out.printf(Locale.ROOT, "%n%d of %d fixtures passed%s.%n", results.size() - failed, results.size(), failed == 0 ? "" : "; " + failed + " failed");
         for (Path report : reports) {
             Reports.write(report, walker, results);
             out.println("wrote " + report);

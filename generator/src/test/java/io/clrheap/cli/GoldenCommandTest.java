@@ -50,7 +50,7 @@ class GoldenCommandTest {
     void anUpdateWritesTheFixturesAndSaysWhatItAddedThenACheckExitsZero() {
         Run update = update();
         assertThat(update.exitCode()).as(update.out() + update.err()).isZero();
-        assertThat(update.out()).contains("added    net8-server/min-object: new: ", "added    net10-workstation/min-object: new: ",
+        assertThat(update.out()).contains("added    net8-server/min-object: new fixture: ", "added    net10-workstation/min-object: new fixture: ",
                 "updated " + dir + ": 0 changed, 2 added, 0 removed, 0 unchanged");
         assertThat(dir.resolve("net8-server/min-object.clrheap.tar.xz")).isRegularFile();
         assertThat(dir.resolve("net10-workstation/min-object.expected/dumpheap-stat.txt")).isRegularFile();
@@ -75,6 +75,24 @@ class GoldenCommandTest {
         Run again = update();
         assertThat(again.out()).contains("changed  net8-server/min-object", "1 changed, 0 added, 0 removed, 1 unchanged");
         assertThat(check().exitCode()).isZero();
+    }
+
+    @Test
+    void anUpdateDeletesTheFixtureOfAScenarioThatNoLongerExistsAndACheckCallsItStale() throws Exception {
+        assertThat(update().exitCode()).isZero();
+        Files.createDirectories(dir.resolve("net8-server/gone.expected"));
+        Files.writeString(dir.resolve("net8-server/gone.clrheap.tar.xz"), "an old bundle");
+
+        Run check = run("golden", "--dir", dir.toString(), "--fixtures", "net8-server/gone", "-q");
+        assertThat(check.exitCode()).isEqualTo(1);
+        assertThat(check.out()).contains("stale    net8-server/gone: no built-in scenario 'gone'", "0 changed, 0 added, 1 removed, 0 unchanged");
+
+        Run update = run("golden", "--dir", dir.toString(), "--fixtures", "net8-server/gone", "--update", "-q");
+        assertThat(update.exitCode()).isZero();
+        assertThat(update.out()).contains("removed  net8-server/gone: no built-in scenario 'gone'", "0 changed, 0 added, 1 removed, 0 unchanged");
+        assertThat(dir.resolve("net8-server/gone.clrheap.tar.xz")).doesNotExist();
+        assertThat(dir.resolve("net8-server/gone.expected")).doesNotExist();
+        assertThat(check().exitCode()).as("the other fixtures are left as they were").isZero();
     }
 
     @Test

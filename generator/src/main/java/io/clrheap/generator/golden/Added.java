@@ -10,6 +10,6 @@ public record Added(GoldenFixture fixture, ObjectTotals totals) implements Fixtu
 
     @Override
     public String summary() {
-        return "new: " + totals.describe();
+        return "new fixture: " + totals.describe();
     }
 }

@@ -13,8 +13,10 @@ import java.util.Locale;
  * @param added         lines of the fresh file that the committed one does not have
  * @param firstLine     the first line (from 1) at which they differ
  * @param firstOffset   the first byte offset at which they differ
- * @param committedLine the committed file's text at {@code firstLine} (empty past its end; shortened when long)
- * @param freshLine     the fresh file's text at {@code firstLine} (empty past its end; shortened when long)
+ * @param committedLine the committed file's line {@code firstLine}, quoted and shortened when long; {@code (end of file)} past
+ *                      its end, empty when the corpus does not have the file
+ * @param freshLine     the fresh file's line {@code firstLine}, quoted and shortened when long; {@code (end of file)} past its
+ *                      end, empty when the build does not write the file
  */
 public record FileDifference(String file, Presence presence, int removed, int added, long firstLine, long firstOffset, String committedLine,
                              String freshLine) {

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -100,7 +101,7 @@ public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, Fix
         }
         Scenario s = known.get();
         if (!manifest.scenario().equals(s.name()) || !manifest.runtime().equals(s.runtime().shortName()) || !manifest.gc().equals(s.gc().id())) {
-            throw new IOException(String.format("%s: the bundle says it is %s on %s, %s GC; its place in the corpus says %s on %s, %s GC",
+            throw new IOException(String.format(Locale.ROOT, "%s: the bundle says it is %s on %s, %s GC; its place in the corpus says %s on %s, %s GC",
                     bundle, manifest.scenario(), manifest.runtime(), manifest.gc(), s.name(), s.runtime().shortName(), s.gc().id()));
         }
         return manifest.seed() == s.seed() ? s : s.toBuilder().seed(manifest.seed()).build();
