@@ -20,30 +20,33 @@ public final class Scenarios {
     static {
         Scenario d = Scenario.defaultScenario(RuntimeVersion.NET8, GcFlavor.SERVER);
         add(d);
-        add(edge(d, "min-object", "§1: a System.Object, the minimum object of 24 bytes", Feature.MIN_OBJECT));
-        add(edge(d, "empty-string", "§2: the empty string: reported 22 bytes, stepped 24", Feature.EMPTY_STRING));
-        add(edge(d, "odd-string", "§3: a 3-character string: reported 28 bytes, stepped 32", Feature.ODD_STRING));
-        add(edge(d, "byte-array-lengths", "§4: byte[] of 0, 1, 5, 8 elements: 24, 25, 29, 32 bytes", Feature.BYTE_ARRAY_LENGTHS));
-        add(edge(d, "struct-array", "§5: an array of three 12-byte structs: 60 bytes, stepped 64", Feature.STRUCT_ARRAY));
-        add(edge(d, "md-array", "§6: int[2,3]: BaseSize 40, 64 bytes", Feature.MD_ARRAY));
-        add(d.toBuilder().name("size-edges").description("§1-6 together: Object, empty and odd strings, byte[0/1/5/8], a struct array, int[2,3]")
+        // each edge case of §1-42 sits in a third of the default's mixed population: a real-looking heap around it, small
+        // enough that the committed golden corpus (216 fixtures, golden/synthetic) stays compact
+        Scenario e = d.toBuilder().objects(1000, 500, 800, 6, 12).build();
+        add(edge(e, "min-object", "§1: a System.Object, the minimum object of 24 bytes", Feature.MIN_OBJECT));
+        add(edge(e, "empty-string", "§2: the empty string: reported 22 bytes, stepped 24", Feature.EMPTY_STRING));
+        add(edge(e, "odd-string", "§3: a 3-character string: reported 28 bytes, stepped 32", Feature.ODD_STRING));
+        add(edge(e, "byte-array-lengths", "§4: byte[] of 0, 1, 5, 8 elements: 24, 25, 29, 32 bytes", Feature.BYTE_ARRAY_LENGTHS));
+        add(edge(e, "struct-array", "§5: an array of three 12-byte structs: 60 bytes, stepped 64", Feature.STRUCT_ARRAY));
+        add(edge(e, "md-array", "§6: int[2,3]: BaseSize 40, 64 bytes", Feature.MD_ARRAY));
+        add(e.toBuilder().name("size-edges").description("§1-6 together: Object, empty and odd strings, byte[0/1/5/8], a struct array, int[2,3]")
                 .features(Set.of(Feature.MIN_OBJECT, Feature.EMPTY_STRING, Feature.ODD_STRING, Feature.BYTE_ARRAY_LENGTHS,
                         Feature.STRUCT_ARRAY, Feature.MD_ARRAY)).build());
-        add(edge(d, "context-at-region-start", "§11: a live allocation context starting exactly at its gen0 region's mem",
+        add(edge(e, "context-at-region-start", "§11: a live allocation context starting exactly at its gen0 region's mem",
                 Feature.CONTEXT_AT_REGION_START));
-        add(edge(d, "chained-contexts", "§12: two live allocation contexts back to back (limit1 + 24 == ptr2)", Feature.CHAINED_CONTEXTS));
-        add(edge(d, "context-at-region-end", "§16: a live allocation context whose limit + 24 is its gen0 region's reserved end",
+        add(edge(e, "chained-contexts", "§12: two live allocation contexts back to back (limit1 + 24 == ptr2)", Feature.CHAINED_CONTEXTS));
+        add(edge(e, "context-at-region-end", "§16: a live allocation context whose limit + 24 is its gen0 region's reserved end",
                 Feature.CONTEXT_AT_REGION_END));
-        add(edge(d, "poh-mixed", "§20: small and large objects on the POH, none padded", Feature.POH_MIXED));
-        add(edge(d, "thousands", "§36: 1,300 instances of one type (thousands separators)", Feature.THOUSANDS));
-        add(edge(d, "exhausted-context", "§10: a thread's allocation context used up exactly (alloc_ptr == alloc_limit)",
+        add(edge(e, "poh-mixed", "§20: small and large objects on the POH, none padded", Feature.POH_MIXED));
+        add(edge(e, "thousands", "§36: 1,300 instances of one type (thousands separators)", Feature.THOUSANDS));
+        add(edge(e, "exhausted-context", "§10: a thread's allocation context used up exactly (alloc_ptr == alloc_limit)",
                 Feature.EXHAUSTED_CONTEXT));
-        add(edge(d, "global-context", "§13: a live global allocation context in the middle of gen0", Feature.GLOBAL_CONTEXT));
-        add(edge(d, "heap-gen0-context", "§14: a live allocation context in heap 0's gen0 generation-table entry", Feature.HEAP_GEN0_CONTEXT));
-        add(edge(d, "mark-bits", "§24: MethodTable words with the GC mark bit set (a dump taken mid-mark)", Feature.MARK_BITS));
-        add(edge(d, "large-free-gap", "§38: a 600 KiB free gap in gen2 directly followed by a live object", Feature.LARGE_FREE_GAP));
-        add(edge(d, "interleaved-heaps", "§22: heap 1's regions below heap 0's (server GC)", Feature.INTERLEAVED_HEAPS));
-        add(edge(d, "length-padding-garbage", "§42: garbage in the 4 bytes after an int[]'s 32-bit length",
+        add(edge(e, "global-context", "§13: a live global allocation context in the middle of gen0", Feature.GLOBAL_CONTEXT));
+        add(edge(e, "heap-gen0-context", "§14: a live allocation context in heap 0's gen0 generation-table entry", Feature.HEAP_GEN0_CONTEXT));
+        add(edge(e, "mark-bits", "§24: MethodTable words with the GC mark bit set (a dump taken mid-mark)", Feature.MARK_BITS));
+        add(edge(e, "large-free-gap", "§38: a 600 KiB free gap in gen2 directly followed by a live object", Feature.LARGE_FREE_GAP));
+        add(edge(e, "interleaved-heaps", "§22: heap 1's regions below heap 0's (server GC)", Feature.INTERLEAVED_HEAPS));
+        add(edge(e, "length-padding-garbage", "§42: garbage in the 4 bytes after an int[]'s 32-bit length",
                 Feature.LENGTH_PADDING_GARBAGE));
         add(d.toBuilder().name("empty-gen1").description("§21: an empty gen1 region (mem == allocated)").gen1Objects(0).build());
         add(d.toBuilder().name("no-garbage").description("a compacted heap: no free objects between survivors").garbage(0).build());
@@ -57,24 +60,26 @@ public final class Scenarios {
                 .description("§18: frozen string literals over three segments, each reserving twice the last, the newest at the head of heap 0's gen2 list")
                 .allocate(new Step.Allocate("System.String", 400, Step.Lengths.uniform(20_000, 32_000), Step.Where.FROZEN, -1, 0))
                 .build());
-        add(d.toBuilder().name("collected")
+        add(e.toBuilder().name("collected")
                 .description("§7: garbage collected by gen0, gen1 and gen2 collections: fragmented, promoted regions, free gaps between survivors")
                 .garbage(0)
-                .allocate(new Step.Allocate("Node", 4000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.6))
-                .allocate(new Step.Allocate("System.Byte[]", 3000, Step.Lengths.logUniform(0, 4000), Step.Where.GEN0, -1, 0.5))
+                .allocate(new Step.Allocate("Node", 2000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.6))
+                .allocate(new Step.Allocate("System.Byte[]", 1500, Step.Lengths.logUniform(0, 4000), Step.Where.GEN0, -1, 0.5))
                 .collect(0)
-                .allocate(new Step.Allocate("System.String", 4000, Step.Lengths.uniform(0, 80), Step.Where.GEN0, -1, 0.7))
+                .allocate(new Step.Allocate("System.String", 2000, Step.Lengths.uniform(0, 80), Step.Where.GEN0, -1, 0.7))
                 .allocate(new Step.Allocate("System.Int64[]", 4, Step.Lengths.uniform(11_000, 20_000), Step.Where.LOH, -1, 0.5))
                 .collect(1)
-                .allocate(new Step.Allocate("Pair", 3000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.3))
+                .allocate(new Step.Allocate("Pair", 1500, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.3))
                 .collect(2)
-                .allocate(new Step.Allocate("System.Object", 2000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("System.Object", 1000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
                 .build());
+        // the regions are filled with arrays of 40 to 80 KB, just under the LOH threshold: megabytes of zeros (a small
+        // fixture) in a few hundred objects rather than the 100,000 small ones the same regions would take
         add(d.toBuilder().name("many-regions")
-                .description("§17: gen0 and gen2 spanning several regions each; live contexts left in gen0 regions that are no longer the ephemeral one")
+                .description("§17: gen0 and gen2 spanning several regions each (arrays just under the LOH threshold); live contexts left in gen0 regions that are no longer the ephemeral one")
                 .threads(8).features(Set.of(Feature.CONTEXT_IN_OLDER_REGION))
-                .allocate(new Step.Allocate("System.Int32[]", 60_000, Step.Lengths.uniform(0, 64), Step.Where.GEN2, -1, 0))
-                .allocate(new Step.Allocate("System.Byte[]", 40_000, Step.Lengths.uniform(100, 900), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("System.Int32[]", 360, Step.Lengths.uniform(10_000, 20_000), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Byte[]", 240, Step.Lengths.uniform(40_000, 80_000), Step.Where.GEN0, -1, 0))
                 .build());
         add(d.toBuilder().name("user-types")
                 .description("types a scenario defines: a class with references, a boxed struct, a reference array, a rank-3 array; references to frozen strings")

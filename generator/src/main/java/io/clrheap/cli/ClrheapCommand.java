@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
             "Builds, packages and walks .NET CoreCLR GC heaps (x64; .NET 8, 9, 10; server and workstation GC).",
             ""
         },
-        subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, ConformCommand.class, LayoutCommand.class,
+        subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, ConformCommand.class, GoldenCommand.class,
+            LayoutCommand.class,
             CommandLine.HelpCommand.class},
         footerHeading = "%nAlso:%n",
         footer = {
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
             "  ./clrheap scenarios",
             "  ./clrheap generate --scenario every-edge --runtime net10 --out fixtures/",
             "  ./clrheap walk fixtures/every-edge.core --stat",
+            "  ./clrheap golden",
             "  ./clrheap layout --runtime net8 --gc server --struct heap_segment",
             "  ./clrheap layout --runtime net10 --format json > net10-server.json",
             "",

@@ -1,19 +1,29 @@
 package io.clrheap.cli;
 
+import io.clrheap.emulator.Scenarios;
+import io.clrheap.generator.ClrheapVersion;
+import io.clrheap.generator.FileTrees;
 import io.clrheap.generator.conform.ConformanceRunner;
 import io.clrheap.generator.conform.ExternalWalker;
 import io.clrheap.generator.conform.Fixture;
+import io.clrheap.generator.conform.FixtureGlob;
 import io.clrheap.generator.conform.FixtureResult;
 import io.clrheap.generator.conform.Reports;
+import io.clrheap.generator.conform.SuiteFixture;
+import io.clrheap.generator.fixture.FixtureFormat;
+import io.clrheap.generator.golden.GoldenCorpus;
+import io.clrheap.generator.golden.GoldenSuiteFixture;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code clrheap conform}: checks any heap walker, run as a command, against fixtures with known answers. */
 @Command(
@@ -25,27 +35,43 @@ import picocli.CommandLine.Option;
         footer = {
             "",
             "The walker prints SOS-style dumpheap -stat text (--expect stat) or one 'address mt size' line per object (--expect objects).",
-            "A suite is a folder that ./clrheap generate wrote fixtures into.",
+            "A suite is a folder that ./clrheap generate wrote fixtures into, or a golden",
+            "corpus: 'golden' is the project's committed one, golden/synthetic (fixtures",
+            "named like net8-server/default; say ./golden for a folder named golden).",
+            "From a golden corpus the walker reads the committed bundle (--format bundle),",
+            "or an ELF core or minidump written into a temporary folder from the same",
+            "scenario, runtime, GC flavour and seed (the corpus test proves that a fresh",
+            "build is the committed heap byte for byte); the answer key is the committed one.",
             "",
             "Examples:",
             "  for s in default every-edge collected; do ./clrheap generate --scenario $s --out suite/; done",
             "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite suite/",
             "  ./clrheap conform --walker 'python3 mywalker.py {dump}' --expect objects --format minidump --suite suite/ --report junit.xml",
+            "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite golden \\",
+            "                   --format bundle --fixtures 'net8-server/*'",
             "",
             "Exit codes: 0 every fixture passed; 1 a fixture failed (differences, a crash or a timeout); 2 bad usage;",
             "3 the suite cannot be read."
         })
 final class ConformCommand implements Callable<Integer> {
 
+    /** The --suite value that names the project's committed golden corpus. */
+    static final String GOLDEN = "golden";
+    static final int EXIT_NO_SUITE = 3;
+
     @Option(names = "--walker", required = true, paramLabel = "'COMMAND {dump}'", description = "The walker's command line; {dump} is replaced by each fixture's path.")
     String walker;
 
-    @Option(names = "--suite", required = true, paramLabel = "DIR", description = "The fixtures: a folder written by ./clrheap generate.")
-    Path suite;
+    @Option(names = "--suite", required = true, paramLabel = "golden|DIR",
+            description = "The fixtures: golden (the project's committed golden corpus), or a folder written by ./clrheap generate or ./clrheap golden.")
+    String suite;
+
+    @Option(names = "--fixtures", paramLabel = "GLOB", description = "Only the fixtures whose name matches (default, net8-server/*); may be repeated (default: all).")
+    List<String> fixtures = List.of();
 
     @Option(names = "--format", paramLabel = "elf|minidump|bundle", converter = GenerateCommand.FormatConverter.class,
             description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}).", defaultValue = "elf")
-    GenerateCommand.Format format = GenerateCommand.Format.ELF;
+    FixtureFormat format = FixtureFormat.ELF;
 
     @Option(names = "--expect", paramLabel = "stat|objects", description = "What the walker prints (default: ${DEFAULT-VALUE}).", defaultValue = "stat")
     String expect = "stat";
@@ -64,7 +90,6 @@ final class ConformCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        GenerateCommand.Format f = format;
         ConformanceRunner.Expect e = switch (expect.toLowerCase(Locale.ROOT)) {
             case "stat" -> ConformanceRunner.Expect.STAT;
             case "objects" -> ConformanceRunner.Expect.OBJECTS;
@@ -76,21 +101,45 @@ final class ConformCommand implements Callable<Integer> {
         } catch (IllegalArgumentException ex) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--walker: " + ex.getMessage());
         }
-        if (!Files.isDirectory(suite)) {
-            err.println("clrheap conform: --suite " + suite + " is not a folder");
-            return 3;
+        FixtureGlob glob;
+        try {
+            glob = new FixtureGlob(fixtures);
+        } catch (IllegalArgumentException ex) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--fixtures: " + ex.getMessage());
         }
-        List<Fixture> fixtures = Fixture.inSuite(suite, f.suffix);
-        if (fixtures.isEmpty()) {
-            err.printf("clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/); write some with ./clrheap generate%n",
-                    suite, f.id, f.suffix);
-            return 3;
+        Path folder;
+        if (suite.equals(GOLDEN)) {
+            Optional<Path> corpus = ProjectHome.goldenCorpus();
+            if (corpus.isEmpty()) {
+                err.println("clrheap conform: --suite golden: cannot find the project's golden/synthetic (the " + ProjectHome.PROPERTY
+                        + " property is not set and clrheap does not run from generator/target); pass the corpus folder instead");
+                return EXIT_NO_SUITE;
+            }
+            folder = corpus.get();
+        } else {
+            folder = Path.of(suite);
         }
+        if (!Files.isDirectory(folder)) {
+            err.println("clrheap conform: --suite " + folder + " is not a folder");
+            return EXIT_NO_SUITE;
+        }
+        List<? extends SuiteFixture> all = fixturesOf(folder, format);
+        if (all.isEmpty()) {
+            err.printf(Locale.ROOT, "clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/, or a golden corpus's "
+                    + "<runtime>-<gc>/NAME.clrheap.tar.xz beside NAME.expected/); write some with ./clrheap generate%n", folder, format.id(), format.suffix());
+            return EXIT_NO_SUITE;
+        }
+        List<? extends SuiteFixture> chosen = all.stream().filter(f -> glob.matches(f.name())).toList();
+        if (chosen.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT, "--fixtures %s matches none of the %d fixtures of %s (e.g. %s)",
+                    glob, all.size(), folder, all.getFirst().name()));
+        }
+        int width = chosen.stream().mapToInt(f -> f.name().length()).max().orElse(0);
         Path work = Files.createTempDirectory("clrheap-conform");
         List<FixtureResult> results;
         try {
-            results = new ConformanceRunner(command, e, work).run(fixtures, r -> {
-                out.printf("%s %-28s %s%n", r.passed() ? "PASS" : "FAIL", r.fixture().name(), r.verdict());
+            results = new ConformanceRunner(command, e, work).run(chosen, r -> {
+                out.printf(Locale.ROOT, "%s %-" + width + "s %s%n", r.passed() ? "PASS" : "FAIL", r.fixture().name(), r.verdict());
                 if (!r.passed()) {
                     out.println("     designed to catch: " + r.fixture().about());
                     r.differences().forEach(d -> out.println("     " + d));
@@ -98,19 +147,27 @@ final class ConformCommand implements Callable<Integer> {
                 out.flush();
             });
         } finally {
-            try (var left = Files.list(work)) {
-                for (Path p : left.toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-            Files.deleteIfExists(work);
+            FileTrees.deleteTree(work);
         }
         long failed = results.stream().filter(r -> !r.passed()).count();
-        out.printf("%n%d of %d fixtures passed%s.%n", results.size() - failed, results.size(), failed == 0 ? "" : "; " + failed + " failed");
+        out.printf(Locale.ROOT, "%n%d of %d fixtures passed%s.%n", results.size() - failed, results.size(), failed == 0 ? "" : "; " + failed + " failed");
         for (Path report : reports) {
             Reports.write(report, walker, results);
             out.println("wrote " + report);
         }
         return failed == 0 ? 0 : 1;
+    }
+
+    /**
+     * The fixtures of a suite folder: those ./clrheap generate wrote (NAME.answer/ beside the dump) when it holds any,
+     * else those of a golden corpus (its runtime-gc folders).
+     */
+    private static List<? extends SuiteFixture> fixturesOf(Path folder, FixtureFormat format) throws IOException {
+        List<Fixture> generated = Fixture.inSuite(folder, format.suffix());
+        if (!generated.isEmpty()) {
+            return generated;
+        }
+        GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.all(), ClrheapVersion.current(), 1);
+        return GoldenSuiteFixture.inCorpus(corpus, format);
     }
 }

@@ -2,6 +2,7 @@ package io.clrheap.cli;
 
 import io.clrheap.emulator.Scenario;
 import io.clrheap.generator.answer.AnswerKeyCheck;
+import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.report.DumpHeapStat;
@@ -61,7 +62,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         Scenario scenario = Scenario.defaultScenario(runtime.runtime, runtime.gc);
         stdout.printf("Scenario '%s' on %s, %s GC: %s.%n%n", scenario.name(), scenario.runtime().shortName(), scenario.gc().id(), scenario.description());
-        List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(GenerateCommand.Format.class), out, err);
+        List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(FixtureFormat.class), out, err);
         Path answer = out.resolve(scenario.name() + ".answer");
         for (Path p : written) {
             stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(java.util.Locale.ROOT, " (%,d bytes)", Files.size(p)));

@@ -1,21 +1,16 @@
 package io.clrheap.cli;
 
-import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenario;
-import io.clrheap.generator.answer.AnswerKeyWriter;
-import io.clrheap.generator.bundle.BundleInfo;
-import io.clrheap.generator.bundle.BundleWriter;
-import io.clrheap.generator.elf.ElfCoreWriter;
-import io.clrheap.generator.minidump.MinidumpWriter;
-import io.clrheap.emulator.Platform;
+import io.clrheap.generator.ClrheapVersion;
+import io.clrheap.generator.fixture.FixtureFormat;
+import io.clrheap.generator.fixture.FixtureProgress;
+import io.clrheap.generator.fixture.FixtureWriter;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -47,34 +42,6 @@ final class GenerateCommand implements Callable<Integer> {
 
     static final int EXIT_INVALID_INPUT = 3;
 
-    /** The file formats generate writes. */
-    enum Format {
-        ELF("elf", ".core"),
-        MINIDUMP("minidump", ".dmp"),
-        BUNDLE("bundle", BundleWriter.SUFFIX);
-
-        final String id;
-        final String suffix;
-
-        Format(String id, String suffix) {
-            this.id = id;
-            this.suffix = suffix;
-        }
-
-        static Format parse(String value) {
-            for (Format f : values()) {
-                if (f.id.equals(value.toLowerCase(Locale.ROOT))) {
-                    return f;
-                }
-            }
-            throw new CommandLine.TypeConversionException("unknown format '" + value + "' (known: " + String.join(", ", ids()) + ")");
-        }
-
-        static List<String> ids() {
-            return EnumSet.allOf(Format.class).stream().map(f -> f.id).toList();
-        }
-    }
-
     @Option(names = "--scenario", required = true, paramLabel = "NAME|FILE",
             description = "A built-in scenario (./clrheap scenarios lists them) or a scenario JSON file (docs/scenarios.md).")
     String scenario;
@@ -95,7 +62,7 @@ final class GenerateCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT", split = ",", converter = FormatConverter.class,
             description = "What to write, one or more of: elf, minidump, bundle (default: all).")
-    List<Format> formats;
+    List<FixtureFormat> formats;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The folder to write into (created if missing).")
     Path out;
@@ -106,10 +73,15 @@ final class GenerateCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    static final class FormatConverter implements CommandLine.ITypeConverter<Format> {
+    /** {@code --format}: a {@link FixtureFormat} by its id; a wrong one is a usage error listing the known ones. */
+    static final class FormatConverter implements CommandLine.ITypeConverter<FixtureFormat> {
         @Override
-        public Format convert(String value) {
-            return Format.parse(value);
+        public FixtureFormat convert(String value) {
+            try {
+                return FixtureFormat.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 
@@ -131,7 +103,7 @@ final class GenerateCommand implements Callable<Integer> {
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
         }
-        Set<Format> chosen = formats == null || formats.isEmpty() ? EnumSet.allOf(Format.class) : EnumSet.copyOf(formats);
+        Set<FixtureFormat> chosen = formats == null || formats.isEmpty() ? EnumSet.allOf(FixtureFormat.class) : EnumSet.copyOf(formats);
         List<Path> written;
         try {
             written = generate(s, chosen, out, quiet ? null : err);
@@ -140,56 +112,16 @@ final class GenerateCommand implements Callable<Integer> {
             return EXIT_INVALID_INPUT;
         }
         for (Path p : written) {
-            stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(java.util.Locale.ROOT, " (%,d bytes)", Files.size(p)));
+            stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(Locale.ROOT, " (%,d bytes)", Files.size(p)));
         }
         return 0;
     }
 
-    /** Builds {@code s} and writes the chosen files and the answer key into {@code folder}; returns what it wrote. */
-    static List<Path> generate(Scenario s, Set<Format> formats, Path folder, PrintWriter progress) throws IOException {
-        Files.createDirectories(folder);
-        long started = System.nanoTime();
-        note(progress, "building %s (%s, %s GC, %d heap%s) ...", s.name(), s.runtime().shortName(), s.gc().id(), s.heaps(), s.heaps() == 1 ? "" : "s");
-        EmulatedRuntime process;
-        try {
-            process = new RuntimeBuilder().build(s);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new IllegalArgumentException("scenario " + s.name() + ": " + e.getMessage(), e);
-        }
-        note(progress, "built: %,d objects in %d regions, %,d MiB of memory (%.1f s)", process.groundTruth().objectCount(),
-                process.groundTruth().regions().size(), process.memory().allocatedBytes() >> 20, (System.nanoTime() - started) / 1e9);
-        List<Path> written = new ArrayList<>();
-        if (formats.contains(Format.ELF)) {
-            Path core = folder.resolve(s.name() + Format.ELF.suffix);
-            long total = Math.max(1, ElfCoreWriter.memoryBytes(process));
-            try (ProgressBar bar = ProgressBar.start(progress, "writing " + core.getFileName(), total)) {
-                ElfCoreWriter.write(process, core, bar::update);
-            }
-            written.add(core);
-        }
-        if (formats.contains(Format.MINIDUMP)) {
-            // the Windows variant of the same process: only the runtime module (coreclr.dll) differs, so one answer key serves both
-            Path dump = folder.resolve(s.name() + Format.MINIDUMP.suffix);
-            note(progress, "building the Windows variant and writing %s ...", dump.getFileName());
-            MinidumpWriter.write(new RuntimeBuilder().platform(Platform.WINDOWS).build(s), dump);
-            written.add(dump);
-        }
-        Path answer = folder.resolve(s.name() + ".answer");
-        AnswerKeyWriter.write(process, answer);
-        if (formats.contains(Format.BUNDLE)) {
-            Path bundle = folder.resolve(s.name() + Format.BUNDLE.suffix);
-            note(progress, "writing %s ...", bundle.getFileName());
-            BundleWriter.write(process, BundleInfo.of(process, VersionProvider.clrheapVersion()), answer, bundle);
-            written.add(bundle);
-        }
-        written.add(answer);
-        return written;
-    }
-
-    private static void note(PrintWriter progress, String format, Object... args) {
-        if (progress != null) {
-            progress.printf("clrheap: " + format + "%n", args);
-            progress.flush();
-        }
+    /**
+     * Builds {@code s} and writes the chosen files and the answer key into {@code folder} (through {@link FixtureWriter},
+     * with notes and progress bars on {@code progress}, none when it is null); returns what it wrote.
+     */
+    static List<Path> generate(Scenario s, Set<FixtureFormat> formats, Path folder, PrintWriter progress) throws IOException {
+        return FixtureWriter.write(s, formats, folder, ClrheapVersion.current(), progress == null ? FixtureProgress.NONE : new CliProgress(progress));
     }
 }

@@ -1,35 +1,21 @@
 package io.clrheap.cli;
 
+import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import picocli.CommandLine;
 
 /** {@code --version}: the clrheap version and the runtime builds its profiles describe. */
 final class VersionProvider implements CommandLine.IVersionProvider {
 
-    static String clrheapVersion() {
-        try (InputStream in = VersionProvider.class.getResourceAsStream("version.properties")) {
-            Properties p = new Properties();
-            if (in != null) {
-                p.load(in);
-            }
-            return p.getProperty("version", "unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
     @Override
     public String[] getVersion() {
         List<String> lines = new ArrayList<>();
-        lines.add("clrheap " + clrheapVersion());
+        lines.add("clrheap " + ClrheapVersion.current());
         ProfileLoader loader = ProfileLoader.builtIn();
         StringBuilder builds = new StringBuilder("runtime profiles (linux-x64, server and workstation GC):");
         for (RuntimeVersion v : RuntimeVersion.values()) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clrheap.emulator.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.answer.AnswerKeyCheck;
+import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.walker.discovery.DiscoveredHeap;
@@ -47,7 +48,7 @@ class AnswerKeyConformanceTest {
     @MethodSource("scenarios")
     void everyWrittenFileWalksToItsAnswerKey(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
         Scenario scenario = Scenarios.named(name).orElseThrow().on(version, gc);
-        List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(GenerateCommand.Format.class), dir, null);
+        List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(FixtureFormat.class), dir, null);
         Path answer = dir.resolve(name + ".answer");
         String expectedStat = Files.readString(answer.resolve("dumpheap-stat.txt"));
         List<String> expectedRegions = Files.readAllLines(answer.resolve("regions.tsv")).stream().skip(1)
@@ -97,6 +98,6 @@ class AnswerKeyConformanceTest {
                 assertThat(regions).as("%s: regions", file.getFileName()).containsExactlyElementsOf(expectedRegions);
             }
         }
-        assertThat(dumps).isEqualTo(GenerateCommand.Format.values().length);
+        assertThat(dumps).isEqualTo(FixtureFormat.values().length);
     }
 }

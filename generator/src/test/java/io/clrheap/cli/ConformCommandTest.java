@@ -90,4 +90,42 @@ class ConformCommandTest {
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains("holds no fixtures");
     }
+
+    @Test
+    void fixturesChoosesTheFixturesOfASuiteByName() {
+        Run r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--fixtures", "e*");
+        assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("PASS every-edge", "PASS empty-string", "2 of 2 fixtures passed.").doesNotContain("default");
+        Run none = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--fixtures", "nothing*");
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.err()).contains("--fixtures nothing* matches none of the 3 fixtures");
+    }
+
+    @Test
+    void aGoldenCorpusIsASuiteWhoseAnswerKeysAreTheCommittedOnes() throws Exception {
+        Path corpus = dir.resolve("corpus");
+        Run written = run("golden", "--update", "--dir", corpus.toString(), "--fixtures", "net8-*/min-object", "-q");
+        assertThat(written.exitCode()).as(written.out() + written.err()).isZero();
+
+        Run bundle = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", corpus.toString(), "--format", "bundle", "--fixtures", "net8-server/*");
+        assertThat(bundle.exitCode()).as(bundle.out() + bundle.err()).isZero();
+        assertThat(bundle.out()).contains("PASS net8-server/min-object", "1 of 1 fixtures passed.");
+
+        Run elf = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "objects", "--suite", corpus.toString(), "--format", "elf");
+        assertThat(elf.exitCode()).as(elf.out() + elf.err()).isZero();
+        assertThat(elf.out()).contains("PASS net8-server/min-object", "PASS net8-workstation/min-object", "2 of 2 fixtures passed.");
+    }
+
+    @Test
+    void aGoldenFixtureIsCheckedAgainstItsCommittedAnswerKeyNotAFreshOne() throws Exception {
+        Path corpus = dir.resolve("corpus");
+        assertThat(run("golden", "--update", "--dir", corpus.toString(), "--fixtures", "net8-server/min-object", "-q").exitCode()).isZero();
+        Path stat = corpus.resolve("net8-server/min-object.expected/dumpheap-stat.txt");
+        Files.writeString(stat, Files.readString(stat).replaceFirst("Total [0-9,]+ objects", "Total 1 objects"));
+
+        Run r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", corpus.toString(), "--format", "minidump");
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL net8-server/min-object", "wrong total: 1 objects", "designed to catch: min-object on net8 (8.0.30), server GC");
+    }
 }

@@ -1,10 +1,12 @@
 package io.clrheap.generator.conform;
 
+import io.clrheap.generator.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 
 /** Runs an external walker on every fixture of a suite and compares each output with its answer key. */
@@ -19,17 +21,17 @@ public final class ConformanceRunner {
     private final Expect expect;
     private final Path workDir;
 
-    /** @param workDir where walker outputs are kept while a fixture is checked */
+    /** @param workDir where each fixture gets a folder of its own while it is checked (its walker output, files it writes) */
     public ConformanceRunner(ExternalWalker walker, Expect expect, Path workDir) {
         this.walker = walker;
         this.expect = expect;
         this.workDir = workDir;
     }
 
-    /** Checks every fixture; {@code each} hears of every result as it is known. */
-    public List<FixtureResult> run(List<Fixture> fixtures, Consumer<FixtureResult> each) throws IOException, InterruptedException {
+    /** Checks every fixture in turn; {@code each} hears of every result as it is known. */
+    public List<FixtureResult> run(List<? extends SuiteFixture> fixtures, Consumer<FixtureResult> each) throws IOException, InterruptedException {
         List<FixtureResult> results = new ArrayList<>();
-        for (Fixture f : fixtures) {
+        for (SuiteFixture f : fixtures) {
             FixtureResult r = check(f);
             results.add(r);
             each.accept(r);
@@ -37,27 +39,38 @@ public final class ConformanceRunner {
         return results;
     }
 
-    FixtureResult check(Fixture fixture) throws IOException, InterruptedException {
-        Path output = workDir.resolve(fixture.name() + ".out");
-        long started = System.nanoTime();
-        ExternalWalker.Run run = walker.run(fixture.dump(), output);
-        double seconds = (System.nanoTime() - started) / 1e9;
+    /** Makes the fixture ready in a work folder of its own, runs the walker on it, compares, and deletes the folder. */
+    FixtureResult check(SuiteFixture fixture) throws IOException, InterruptedException {
+        Path work = Files.createTempDirectory(workDir, "fixture-");
         try {
-            if (run.timedOut()) {
-                return new FixtureResult(fixture, false, String.format("timed out after %d s (killed)", walker.timeoutSeconds()), List.of(), seconds);
+            Fixture ready;
+            try {
+                ready = fixture.prepare(work);
+            } catch (IOException | IllegalArgumentException e) {
+                return new FixtureResult(fixture, false, "the fixture cannot be made ready", List.of(e.getMessage() == null ? e.toString() : e.getMessage()), 0);
             }
-            if (run.crashed()) {
-                List<String> tail = run.errorTail().isEmpty() ? List.of() : List.of("stderr: " + run.errorTail().lines().reduce((a, b) -> b).orElse(""));
-                return new FixtureResult(fixture, false, "the walker failed with exit code " + run.exitCode(), tail, seconds);
-            }
-            Comparison.Result result = expect == Expect.STAT
-                    ? Comparison.stat(WalkerOutput.parseStat(output), fixture.answer())
-                    : Comparison.objects(WalkerOutput.parseObjects(output), fixture.answer());
-            return new FixtureResult(fixture, result.passed(),
-                    result.passed() ? "passed" : String.format("%,d difference%s", result.differences(), result.differences() == 1 ? "" : "s"),
-                    result.first(), seconds);
+            return check(fixture, ready, work.resolve("walker.out"));
         } finally {
-            Files.deleteIfExists(output);
+            FileTrees.deleteTree(work);
         }
+    }
+
+    private FixtureResult check(SuiteFixture fixture, Fixture ready, Path output) throws IOException, InterruptedException {
+        long started = System.nanoTime();
+        ExternalWalker.Run run = walker.run(ready.dump(), output);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        if (run.timedOut()) {
+            return new FixtureResult(fixture, false, String.format(Locale.ROOT, "timed out after %d s (killed)", walker.timeoutSeconds()), List.of(), seconds);
+        }
+        if (run.crashed()) {
+            List<String> tail = run.errorTail().isEmpty() ? List.of() : List.of("stderr: " + run.errorTail().lines().reduce((a, b) -> b).orElse(""));
+            return new FixtureResult(fixture, false, "the walker failed with exit code " + run.exitCode(), tail, seconds);
+        }
+        Comparison.Result result = expect == Expect.STAT
+                ? Comparison.stat(WalkerOutput.parseStat(output), ready.answer())
+                : Comparison.objects(WalkerOutput.parseObjects(output), ready.answer());
+        return new FixtureResult(fixture, result.passed(),
+                result.passed() ? "passed" : String.format(Locale.ROOT, "%,d difference%s", result.differences(), result.differences() == 1 ? "" : "s"),
+                result.first(), seconds);
     }
 }

@@ -17,7 +17,13 @@ import java.util.stream.Stream;
  * @param dump   the dump file of the chosen format
  * @param answer the answer key's folder
  */
-public record Fixture(String name, String about, Path dump, Path answer) {
+public record Fixture(String name, String about, Path dump, Path answer) implements SuiteFixture {
+
+    /** Ready as it is: the files are in the suite. */
+    @Override
+    public Fixture prepare(Path work) {
+        return this;
+    }
 
     /** Every fixture of {@code suite} that has a dump with {@code suffix}, by name. */
     public static List<Fixture> inSuite(Path suite, String suffix) throws IOException {

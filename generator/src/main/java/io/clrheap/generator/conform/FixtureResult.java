@@ -11,5 +11,5 @@ import java.util.List;
  * @param differences the first differences (and the end of the walker's stderr after a crash)
  * @param seconds     how long the walker ran
  */
-public record FixtureResult(Fixture fixture, boolean passed, String verdict, List<String> differences, double seconds) {
+public record FixtureResult(SuiteFixture fixture, boolean passed, String verdict, List<String> differences, double seconds) {
 }
