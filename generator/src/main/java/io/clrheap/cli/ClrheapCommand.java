@@ -45,6 +45,18 @@ public final class ClrheapCommand implements Runnable {
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
+    /** What one run of the command line returned and printed. */
+    public record Outcome(int exitCode, String out, String err) {
+    }
+
+    /** Runs the command line in this JVM and captures what it prints (for tests, and programs that embed clrheap). */
+    public static Outcome run(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
     /** Runs the command line with the given streams; returns the exit code. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cli = new CommandLine(new ClrheapCommand());

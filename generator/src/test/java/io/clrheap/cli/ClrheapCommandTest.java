@@ -1,45 +1,37 @@
 package io.clrheap.cli;
 
+import static io.clrheap.cli.ClrheapCommand.run;
+
+import io.clrheap.cli.ClrheapCommand.Outcome;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.profile.ProfileLoader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ClrheapCommandTest {
 
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = ClrheapCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @Test
     void helpListsTheCommandsAndTheTestCommand() {
-        Run r = run("--help");
+        Outcome r = run("--help");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("demo", "layout", "./clrheap test");
     }
 
     @Test
     void versionNamesClrheapAndTheKnownBuilds() {
-        Run r = run("--version");
+        Outcome r = run("--version");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).startsWith("clrheap ").contains("8.0.30", "9.0.1", "10.0.9");
     }
 
     @Test
     void layoutPrintsTheHeapSegmentTableOfNet8Server() {
-        Run r = run("layout", "--runtime", "net8", "--gc", "server", "--struct", "heap_segment");
+        Outcome r = run("layout", "--runtime", "net8", "--gc", "server", "--struct", "heap_segment");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("heap_segment — size 0xb8 (184)");
         assertThat(r.out()).containsPattern("\\n  next +0x30 +8 +pointer +dump: E:all\\n");
@@ -49,14 +41,14 @@ class ClrheapCommandTest {
 
     @Test
     void layoutOfWorkstationHasNoOwningHeapInHeapSegment() {
-        Run r = run("layout", "--runtime", "net10", "--gc", "wks", "--struct", "heap_segment");
+        Outcome r = run("layout", "--runtime", "net10", "--gc", "wks", "--struct", "heap_segment");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("size 0xa8").doesNotContainPattern("\\n  heap ");
     }
 
     @Test
     void anUnknownStructureIsAUsageErrorListingTheKnownOnes() {
-        Run r = run("layout", "--struct", "heap_segmnt");
+        Outcome r = run("layout", "--struct", "heap_segmnt");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("no structure 'heap_segmnt'", "heap_segment", "generation");
         assertThat(r.err()).doesNotContain("at io.clrheap");
@@ -64,14 +56,14 @@ class ClrheapCommandTest {
 
     @Test
     void anUnknownRuntimeIsRejectedWithTheKnownOnes() {
-        Run r = run("layout", "--runtime", "net7");
+        Outcome r = run("layout", "--runtime", "net7");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("unknown runtime 'net7'", "net8, net9, net10");
     }
 
     @Test
     void jsonOutputIsAProfileThatLoadsBackToTheSameLayout() {
-        Run r = run("layout", "--runtime", "net10", "--gc", "workstation", "--format", "json");
+        Outcome r = run("layout", "--runtime", "net10", "--gc", "workstation", "--format", "json");
         assertThat(r.exitCode()).isZero();
         RuntimeLayout original = ProfileLoader.builtIn().load("net10.0", GcFlavor.WORKSTATION);
         RuntimeLayout reread = new ProfileLoader(name -> name.equals("printed") ? Optional.of(r.out()) : Optional.empty())
@@ -82,21 +74,21 @@ class ClrheapCommandTest {
 
     @Test
     void constantsListFlagBitsWithTheirSources() {
-        Run r = run("layout", "--runtime", "net9", "--constants");
+        Outcome r = run("layout", "--runtime", "net9", "--constants");
         assertThat(r.out()).containsPattern("heap_segment\\.flags\\.readonly +1 +0x1 +dump: E:all");
         assertThat(r.out()).containsPattern("IGCHeap\\.DiagDescrGenerations\\.slot +69 +0x45");
     }
 
     @Test
     void dacTableListsEachBuildsIndexes() {
-        Run r = run("layout", "--runtime", "net8", "--dac-table");
+        Outcome r = run("layout", "--runtime", "net8", "--dac-table");
         assertThat(r.out()).contains("g_dacTable of 8.0.30: 157 entries", "g_dacTable of 8.0.27: 156 entries");
         assertThat(r.out()).containsPattern("g_gcDacGlobals +20 +0xa0");
     }
 
     @Test
     void demoWritesEveryFormatWalksEachAndAgreesWithTheAnswerKey(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        Run r = run("demo", "--out", dir.toString());
+        Outcome r = run("demo", "--out", dir.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("wrote " + dir.resolve("default.core"), "wrote " + dir.resolve("default.answer"), "Statistics:",
                 "System.String", "Free", "default.core (ELF core): walker agrees with the answer key: ",
@@ -108,7 +100,7 @@ class ClrheapCommandTest {
     void demoRunsOnEveryRuntime(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         for (String v : new String[] {"net9", "net10"}) {
             for (String gc : new String[] {"server", "workstation"}) {
-                Run r = run("demo", "--runtime", v, "--gc", gc, "--out", dir.resolve(v + gc).toString());
+                Outcome r = run("demo", "--runtime", v, "--gc", gc, "--out", dir.resolve(v + gc).toString());
                 assertThat(r.exitCode()).as(v + " " + gc + ": " + r.err()).isZero();
                 assertThat(r.out()).contains("walker agrees with the answer key").doesNotContain("DISAGREES");
             }
@@ -117,8 +109,8 @@ class ClrheapCommandTest {
 
     @Test
     void generateWritesTheFilesItNamesAndTheSameTwiceGivesTheSameBytes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        Run first = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--out", dir.resolve("a").toString());
-        Run second = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--out", dir.resolve("b").toString());
+        Outcome first = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--out", dir.resolve("a").toString());
+        Outcome second = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--out", dir.resolve("b").toString());
         assertThat(first.exitCode()).as(first.err()).isZero();
         assertThat(first.out()).contains("wrote " + dir.resolve("a").resolve("every-edge.core"), "every-edge.answer/");
         try (var files = java.nio.file.Files.walk(dir.resolve("a"))) {
@@ -134,10 +126,10 @@ class ClrheapCommandTest {
     void generateTakesAScenarioFileAndOverrides(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path json = dir.resolve("mine.json");
         java.nio.file.Files.writeString(json, run("scenarios", "--json", "four-heaps").out().replace("\"four-heaps\"", "\"mine\""));
-        Run r = run("generate", "--scenario", json.toString(), "--heaps", "3", "--seed", "9", "--format", "elf", "--out", dir.toString());
+        Outcome r = run("generate", "--scenario", json.toString(), "--heaps", "3", "--seed", "9", "--format", "elf", "--out", dir.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("mine.core");
-        Run walk = run("walk", dir.resolve("mine.core").toString(), "--eeheap", "-q");
+        Outcome walk = run("walk", dir.resolve("mine.core").toString(), "--eeheap", "-q");
         assertThat(walk.out()).contains("3 heaps");
     }
 
@@ -145,18 +137,18 @@ class ClrheapCommandTest {
     void generateRefusesABadScenarioWithExitCode3AndAnUnknownFormatAsUsage(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path bad = dir.resolve("bad.json");
         java.nio.file.Files.writeString(bad, "{\"name\": \"x\"}");
-        Run r = run("generate", "--scenario", bad.toString(), "--out", dir.toString());
+        Outcome r = run("generate", "--scenario", bad.toString(), "--out", dir.toString());
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains(bad + ": 'runtime' is missing");
         assertThat(run("generate", "--scenario", "no-such-thing", "--out", dir.toString()).err()).contains("no built-in scenario named 'no-such-thing'");
-        Run format = run("generate", "--scenario", "default", "--format", "pdf", "--out", dir.toString());
+        Outcome format = run("generate", "--scenario", "default", "--format", "pdf", "--out", dir.toString());
         assertThat(format.exitCode()).isEqualTo(2);
         assertThat(format.err()).contains("unknown format 'pdf'");
     }
 
     @Test
     void scenariosListsEveryBuiltInScenarioWithItsDescription() {
-        Run r = run("scenarios");
+        Outcome r = run("scenarios");
         assertThat(r.exitCode()).isZero();
         for (var s : io.clrheap.emulator.Scenarios.all()) {
             assertThat(r.out()).contains(s.name() + " ").contains(s.description());
@@ -166,7 +158,7 @@ class ClrheapCommandTest {
     @Test
     void walkReadsTheTypeNamesAFixtureCarries(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         run("generate", "--scenario", "user-types", "--out", dir.toString(), "-q");
-        Run r = run("walk", dir.resolve("user-types.core").toString(), "--stat", "-q");
+        Outcome r = run("walk", dir.resolve("user-types.core").toString(), "--stat", "-q");
         assertThat(r.out()).contains("Shop.Order[]", "System.Double[,,]").doesNotContain("Unknown");
     }
 
@@ -176,7 +168,7 @@ class ClrheapCommandTest {
         try {
             run("generate", "--scenario", "default", "--format", "elf", "--out", dir.resolve("root").toString(), "-q");
             java.util.Locale.setDefault(java.util.Locale.forLanguageTag("ar-EG"));
-            Run r = run("generate", "--scenario", "default", "--format", "elf", "--out", dir.resolve("ar").toString(), "-q");
+            Outcome r = run("generate", "--scenario", "default", "--format", "elf", "--out", dir.resolve("ar").toString(), "-q");
             assertThat(r.out()).contains("(2,052,096 bytes)");
         } finally {
             java.util.Locale.setDefault(before);
@@ -210,12 +202,12 @@ class ClrheapCommandTest {
     void aScenarioFileThatIsNotTextOrNamesABadTypeIsRefusedBeforeAnythingIsWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path binary = dir.resolve("binary.json");
         java.nio.file.Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
-        Run r = run("generate", "--scenario", binary.toString(), "--out", dir.resolve("out").toString());
+        Outcome r = run("generate", "--scenario", binary.toString(), "--out", dir.resolve("out").toString());
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains("not UTF-8 text");
         java.nio.file.Path spaced = dir.resolve("spaced.json");
         java.nio.file.Files.writeString(spaced, run("scenarios", "--json", "user-types").out().replace("\"Shop.Money\"", "\"Shop.Money \""));
-        Run bad = run("generate", "--scenario", spaced.toString(), "--out", dir.resolve("out").toString());
+        Outcome bad = run("generate", "--scenario", spaced.toString(), "--out", dir.resolve("out").toString());
         assertThat(bad.exitCode()).isEqualTo(3);
         assertThat(bad.err()).contains("no spaces at either end");
         assertThat(dir.resolve("out")).doesNotExist();
@@ -224,7 +216,7 @@ class ClrheapCommandTest {
     @Test
     void demoRefusesAnOutputThatIsAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("afile"), "");
-        Run r = run("demo", "--out", file.toString());
+        Outcome r = run("demo", "--out", file.toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("is a file, not a folder");
     }

@@ -1,9 +1,11 @@
 package io.clrheap.cli;
 
+import static io.clrheap.cli.ClrheapCommand.run;
+
+import io.clrheap.cli.ClrheapCommand.Outcome;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,16 +20,6 @@ class ConformCommandTest {
 
     @TempDir
     Path dir;
-
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = ClrheapCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
 
     /** The project's own walker, as an external command: this JVM's java with this test's class path. */
     private static String ownWalker(String... arguments) {
@@ -47,7 +39,7 @@ class ConformCommandTest {
     void theProjectsOwnWalkerPassesEveryFixtureAndTheReportsSaySo() throws Exception {
         Path junit = dir.resolve("junit.xml");
         Path html = dir.resolve("report.html");
-        Run r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--report", junit.toString(), "--report", html.toString());
+        Outcome r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--report", junit.toString(), "--report", html.toString());
         assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("PASS default", "PASS every-edge", "PASS empty-string", "3 of 3 fixtures passed.");
         assertThat(Files.readString(junit)).contains("tests=\"3\" failures=\"0\"").doesNotContain("<failure");
@@ -57,7 +49,7 @@ class ConformCommandTest {
     @Test
     void objectListingsFromEveryFormatAreCheckedToo() {
         for (String format : new String[] {"minidump", "bundle"}) {
-            Run r = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "objects", "--format", format, "--suite", suite.toString());
+            Outcome r = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "objects", "--format", format, "--suite", suite.toString());
             assertThat(r.exitCode()).as(format + ": " + r.out() + r.err()).isZero();
         }
     }
@@ -65,7 +57,7 @@ class ConformCommandTest {
     @Test
     void aWalkerThatLeavesOutFreeObjectsFailsWithTheMissingTypeAndWhatTheFixtureCatches() throws Exception {
         Path junit = dir.resolve("junit.xml");
-        Run r = run("conform", "--walker", "sh -c \"" + ownWalker("--stat", "-q").replace("\"", "'") + " | grep -v Free\"", "--suite", suite.toString(),
+        Outcome r = run("conform", "--walker", "sh -c \"" + ownWalker("--stat", "-q").replace("\"", "'") + " | grep -v Free\"", "--suite", suite.toString(),
                 "--report", junit.toString());
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).contains("FAIL default", "missing type: Free", "designed to catch: default on net8", "0 of 3 fixtures passed");
@@ -74,10 +66,10 @@ class ConformCommandTest {
 
     @Test
     void aWalkerThatCrashesOrHangsFailsInsteadOfStoppingTheRun() {
-        Run crash = run("conform", "--walker", "sh -c \"echo broken {dump} >&2; exit 7\"", "--suite", suite.toString());
+        Outcome crash = run("conform", "--walker", "sh -c \"echo broken {dump} >&2; exit 7\"", "--suite", suite.toString());
         assertThat(crash.exitCode()).isEqualTo(1);
         assertThat(crash.out()).contains("the walker failed with exit code 7", "stderr: broken");
-        Run hang = run("conform", "--walker", "sh -c \"sleep 60; echo {dump}\"", "--timeout", "1", "--suite", suite.toString());
+        Outcome hang = run("conform", "--walker", "sh -c \"sleep 60; echo {dump}\"", "--timeout", "1", "--suite", suite.toString());
         assertThat(hang.exitCode()).isEqualTo(1);
         assertThat(hang.out()).contains("timed out after 1 s (killed)");
     }
@@ -86,17 +78,17 @@ class ConformCommandTest {
     void aWalkerCommandWithoutTheDumpOrAnEmptySuiteIsRefused() throws Exception {
         assertThat(run("conform", "--walker", "mywalker --stat", "--suite", suite.toString()).exitCode()).isEqualTo(2);
         Path empty = Files.createDirectory(dir.resolve("empty"));
-        Run r = run("conform", "--walker", "mywalker {dump}", "--suite", empty.toString());
+        Outcome r = run("conform", "--walker", "mywalker {dump}", "--suite", empty.toString());
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains("holds no fixtures");
     }
 
     @Test
     void fixturesChoosesTheFixturesOfASuiteByName() {
-        Run r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--fixtures", "e*");
+        Outcome r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--fixtures", "e*");
         assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("PASS every-edge", "PASS empty-string", "2 of 2 fixtures passed.").doesNotContain("default");
-        Run none = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--fixtures", "nothing*");
+        Outcome none = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", suite.toString(), "--fixtures", "nothing*");
         assertThat(none.exitCode()).isEqualTo(2);
         assertThat(none.err()).contains("--fixtures nothing* matches none of the 3 fixtures");
     }
@@ -104,14 +96,14 @@ class ConformCommandTest {
     @Test
     void aGoldenCorpusIsASuiteWhoseAnswerKeysAreTheCommittedOnes() throws Exception {
         Path corpus = dir.resolve("corpus");
-        Run written = run("golden", "--update", "--dir", corpus.toString(), "--fixtures", "net8-*/min-object", "-q");
+        Outcome written = run("golden", "--update", "--dir", corpus.toString(), "--fixtures", "net8-*/min-object", "-q");
         assertThat(written.exitCode()).as(written.out() + written.err()).isZero();
 
-        Run bundle = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", corpus.toString(), "--format", "bundle", "--fixtures", "net8-server/*");
+        Outcome bundle = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", corpus.toString(), "--format", "bundle", "--fixtures", "net8-server/*");
         assertThat(bundle.exitCode()).as(bundle.out() + bundle.err()).isZero();
         assertThat(bundle.out()).contains("PASS net8-server/min-object", "1 of 1 fixtures passed.");
 
-        Run elf = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "objects", "--suite", corpus.toString(), "--format", "elf");
+        Outcome elf = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "objects", "--suite", corpus.toString(), "--format", "elf");
         assertThat(elf.exitCode()).as(elf.out() + elf.err()).isZero();
         assertThat(elf.out()).contains("PASS net8-server/min-object", "PASS net8-workstation/min-object", "2 of 2 fixtures passed.");
     }
@@ -123,7 +115,7 @@ class ConformCommandTest {
         Path stat = corpus.resolve("net8-server/min-object.expected/dumpheap-stat.txt");
         Files.writeString(stat, Files.readString(stat).replaceFirst("Total [0-9,]+ objects", "Total 1 objects"));
 
-        Run r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", corpus.toString(), "--format", "minidump");
+        Outcome r = run("conform", "--walker", ownWalker("--stat", "-q"), "--suite", corpus.toString(), "--format", "minidump");
 
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).contains("FAIL net8-server/min-object", "wrong total: 1 objects", "designed to catch: min-object on net8 (8.0.30), server GC");

@@ -1,9 +1,11 @@
 package io.clrheap.cli;
 
+import static io.clrheap.cli.ClrheapCommand.run;
+
+import io.clrheap.cli.ClrheapCommand.Outcome;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,35 +22,25 @@ class GoldenCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = ClrheapCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     /** {@code golden ARGS} on this test's corpus folder, limited to the two fixtures. */
-    private Run golden(String... args) {
+    private Outcome golden(String... args) {
         List<String> all = new ArrayList<>(List.of("golden", "--dir", dir.toString()));
         all.addAll(List.of(args));
         all.addAll(List.of(TWO_FIXTURES));
         return run(all.toArray(String[]::new));
     }
 
-    private Run update() {
+    private Outcome update() {
         return golden("--update", "-q");
     }
 
-    private Run check() {
+    private Outcome check() {
         return golden("-q");
     }
 
     @Test
     void anUpdateWritesTheFixturesAndSaysWhatItAddedThenACheckExitsZero() {
-        Run update = update();
+        Outcome update = update();
         assertThat(update.exitCode()).as(update.out() + update.err()).isZero();
         assertThat(update.out()).contains("added    net8-server/min-object: new fixture: ", "added    net10-workstation/min-object: new fixture: ",
                 "updated " + dir + ": 0 changed, 2 added, 0 removed, 0 unchanged");
@@ -56,7 +48,7 @@ class GoldenCommandTest {
         assertThat(dir.resolve("net10-workstation/min-object.expected/dumpheap-stat.txt")).isRegularFile();
         assertThat(dir.resolve("corpus.tsv")).isRegularFile();
 
-        Run check = check();
+        Outcome check = check();
         assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
         assertThat(check.out()).isEqualTo("golden corpus " + dir + ": 2 fixtures, all equal to fresh builds\n");
     }
@@ -67,12 +59,12 @@ class GoldenCommandTest {
         Path stat = dir.resolve("net8-server/min-object.expected/dumpheap-stat.txt");
         Files.writeString(stat, Files.readString(stat).replace("Total ", "total "), StandardCharsets.UTF_8);
 
-        Run check = check();
+        Outcome check = check();
 
         assertThat(check.exitCode()).isEqualTo(1);
         assertThat(check.out()).contains("changed  net8-server/min-object: dumpheap-stat.txt: 1 line removed, 1 added, first at line ",
                 "differs from fresh builds: 1 changed, 0 added, 0 removed, 1 unchanged", "run ./clrheap golden --update");
-        Run again = update();
+        Outcome again = update();
         assertThat(again.out()).contains("changed  net8-server/min-object", "1 changed, 0 added, 0 removed, 1 unchanged");
         assertThat(check().exitCode()).isZero();
     }
@@ -83,11 +75,11 @@ class GoldenCommandTest {
         Files.createDirectories(dir.resolve("net8-server/gone.expected"));
         Files.writeString(dir.resolve("net8-server/gone.clrheap.tar.xz"), "an old bundle");
 
-        Run check = run("golden", "--dir", dir.toString(), "--fixtures", "net8-server/gone", "-q");
+        Outcome check = run("golden", "--dir", dir.toString(), "--fixtures", "net8-server/gone", "-q");
         assertThat(check.exitCode()).isEqualTo(1);
         assertThat(check.out()).contains("stale    net8-server/gone: no built-in scenario 'gone'", "0 changed, 0 added, 1 removed, 0 unchanged");
 
-        Run update = run("golden", "--dir", dir.toString(), "--fixtures", "net8-server/gone", "--update", "-q");
+        Outcome update = run("golden", "--dir", dir.toString(), "--fixtures", "net8-server/gone", "--update", "-q");
         assertThat(update.exitCode()).isZero();
         assertThat(update.out()).contains("removed  net8-server/gone: no built-in scenario 'gone'", "0 changed, 0 added, 1 removed, 0 unchanged");
         assertThat(dir.resolve("net8-server/gone.clrheap.tar.xz")).doesNotExist();
@@ -97,7 +89,7 @@ class GoldenCommandTest {
 
     @Test
     void progressGoesToStderrAndNothingElseToStdout() {
-        Run r = golden("--update");
+        Outcome r = golden("--update");
         assertThat(r.exitCode()).isZero();
         assertThat(r.err()).startsWith("clrheap: updating 2 fixtures of " + dir + ", ");
         assertThat(r.out()).doesNotContain("clrheap:");
@@ -105,24 +97,24 @@ class GoldenCommandTest {
 
     @Test
     void noCorpusAtTheFolderIsExitCode3() {
-        Run r = run("golden", "--dir", dir.resolve("missing").toString());
+        Outcome r = run("golden", "--dir", dir.resolve("missing").toString());
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains("no golden corpus at " + dir.resolve("missing"), "--update");
     }
 
     @Test
     void aGlobThatMatchesNoFixtureOrABadJobCountIsBadUsage() {
-        Run glob = run("golden", "--dir", dir.toString(), "--update", "--fixtures", "net7-server/*");
+        Outcome glob = run("golden", "--dir", dir.toString(), "--update", "--fixtures", "net7-server/*");
         assertThat(glob.exitCode()).isEqualTo(2);
         assertThat(glob.err()).contains("matches no fixture");
-        Run jobs = run("golden", "--dir", dir.toString(), "--jobs", "0");
+        Outcome jobs = run("golden", "--dir", dir.toString(), "--jobs", "0");
         assertThat(jobs.exitCode()).isEqualTo(2);
         assertThat(jobs.err()).contains("--jobs is at least 1");
     }
 
     @Test
     void helpShowsExamplesAndExitCodes() {
-        Run r = run("golden", "--help");
+        Outcome r = run("golden", "--help");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("./clrheap golden --update", "--fixtures", "--dir", "Exit codes: 0");
         assertThat(run("--help").out()).contains("golden");

@@ -1,9 +1,11 @@
 package io.clrheap.cli;
 
+import static io.clrheap.cli.ClrheapCommand.run;
+
+import io.clrheap.cli.ClrheapCommand.Outcome;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -12,20 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code clrheap walk --emulate SCENARIO [--in-process]}: walking an emulated process, through either discovery path. */
 class WalkEmulatedCommandTest {
 
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = ClrheapCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @Test
     void theInProcessPathPrintsTheAnswerKeysDumpheapStat(@TempDir Path dir) throws Exception {
         assertThat(run("generate", "--scenario", "every-edge", "--runtime", "net9", "--format", "bundle", "--out", dir.toString(), "-q").exitCode()).isZero();
-        Run r = run("walk", "--emulate", "every-edge", "--runtime", "net9", "--in-process", "--stat");
+        Outcome r = run("walk", "--emulate", "every-edge", "--runtime", "net9", "--in-process", "--stat");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).isEqualTo(Files.readString(dir.resolve("every-edge.answer/dumpheap-stat.txt")));
         assertThat(r.err()).contains("in-process: thread ", "gc_reserved_1 -> GCHeap 0x", "DiagDescrGenerations 0x");
@@ -33,7 +25,7 @@ class WalkEmulatedCommandTest {
 
     @Test
     void underWorkstationGcTheInProcessPathSaysItStartsFromGPGcHeap() {
-        Run r = run("walk", "--emulate", "default", "--gc", "workstation", "--in-process", "--eeheap");
+        Outcome r = run("walk", "--emulate", "default", "--gc", "workstation", "--in-process", "--eeheap");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).contains("g_pGCHeap (workstation GC: gc_reserved_1 is 0)");
         // what DiagDescrGenerations does not tell (the heap_segment, its flags and committed) prints as "-"
@@ -42,8 +34,8 @@ class WalkEmulatedCommandTest {
 
     @Test
     void bothPathsPrintTheSameObjects() {
-        Run dumpPath = run("walk", "--emulate", "frozen-segments", "--objects", "-q");
-        Run inProcess = run("walk", "--emulate", "frozen-segments", "--in-process", "--objects", "-q");
+        Outcome dumpPath = run("walk", "--emulate", "frozen-segments", "--objects", "-q");
+        Outcome inProcess = run("walk", "--emulate", "frozen-segments", "--in-process", "--objects", "-q");
         assertThat(dumpPath.exitCode()).isZero();
         assertThat(inProcess.out()).isEqualTo(dumpPath.out()).contains("System.String");
     }
@@ -52,14 +44,14 @@ class WalkEmulatedCommandTest {
     void aDumpAndEmulateTogetherOrInProcessWithoutEmulateAreUsageErrors() {
         assertThat(run("walk", "x.core", "--emulate", "default").exitCode()).isEqualTo(2);
         assertThat(run("walk").err()).contains("give either a DUMP or --emulate SCENARIO");
-        Run r = run("walk", "x.core", "--in-process");
+        Outcome r = run("walk", "x.core", "--in-process");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("go with --emulate");
     }
 
     @Test
     void anUnknownScenarioIsInvalidInputNamingIt() {
-        Run r = run("walk", "--emulate", "no-such-scenario");
+        Outcome r = run("walk", "--emulate", "no-such-scenario");
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains("no built-in scenario named 'no-such-scenario'");
     }

@@ -1,10 +1,12 @@
 package io.clrheap.golden.conformance;
 
+import static io.clrheap.cli.ClrheapCommand.run;
+
+import io.clrheap.cli.ClrheapCommand.Outcome;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.cli.ClrheapCommand;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,15 +23,6 @@ class NaiveWalkerConformanceTest {
     @TempDir
     static Path suite;
 
-    private record Run(int exitCode, String out) {
-    }
-
-    private static Run clrheap(String... args) {
-        StringWriter out = new StringWriter();
-        int code = ClrheapCommand.execute(args, new PrintWriter(out, true), new PrintWriter(new StringWriter(), true));
-        return new Run(code, out.toString());
-    }
-
     /** A Java main of this test class path, as an external command. */
     private static String java(String mainClass, String arguments) {
         return "\"" + Path.of(System.getProperty("java.home"), "bin", "java") + "\" --enable-native-access=ALL-UNNAMED -cp \""
@@ -39,13 +32,13 @@ class NaiveWalkerConformanceTest {
     @BeforeAll
     static void theSuite() {
         for (String scenario : SUITE) {
-            assertThat(clrheap("generate", "--scenario", scenario, "--format", "elf", "--out", suite.toString(), "-q").exitCode()).isZero();
+            assertThat(run("generate", "--scenario", scenario, "--format", "elf", "--out", suite.toString(), "-q").exitCode()).isZero();
         }
     }
 
     @Test
     void theNaiveWalkerFailsExactlyTheTrapsAndTheReportNamesEachMistake() {
-        Run r = clrheap("conform", "--walker", java(NaiveWalker.class.getName(), "{dump}"), "--expect", "objects", "--suite", suite.toString());
+        Outcome r = run("conform", "--walker", java(NaiveWalker.class.getName(), "{dump}"), "--expect", "objects", "--suite", suite.toString());
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).contains("PASS naive-plain", "FAIL trap-live-context", "FAIL trap-frozen", "FAIL trap-unaligned-size",
                 "1 of 4 fixtures passed; 3 failed.");
@@ -57,7 +50,7 @@ class NaiveWalkerConformanceTest {
 
     @Test
     void theProjectsOwnWalkerPassesTheSameSuite() {
-        Run r = clrheap("conform", "--walker", java(ClrheapCommand.class.getName(), "walk {dump} --objects -q"), "--expect", "objects",
+        Outcome r = run("conform", "--walker", java(ClrheapCommand.class.getName(), "walk {dump} --objects -q"), "--expect", "objects",
                 "--suite", suite.toString());
         assertThat(r.exitCode()).as(r.out()).isZero();
         assertThat(r.out()).contains("4 of 4 fixtures passed.");

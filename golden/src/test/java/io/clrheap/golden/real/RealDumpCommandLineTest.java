@@ -1,13 +1,14 @@
 package io.clrheap.golden.real;
 
+import static io.clrheap.cli.ClrheapCommand.run;
+
+import io.clrheap.cli.ClrheapCommand.Outcome;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -28,21 +29,11 @@ class RealDumpCommandLineTest {
     /** Set -Dclrheap.golden.update=true to rewrite the expected outputs (then review the diff). */
     private static final boolean UPDATE = Boolean.getBoolean("clrheap.golden.update");
 
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run clrheap(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = ClrheapCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @ParameterizedTest
     @FieldSource("WALKABLE")
     void walkStatEqualsTheCommittedExpectedOutput(String name) throws IOException {
         Path dump = RealDump.root().resolve(name).resolve("core.xz");
-        Run r = clrheap("walk", dump.toString(), "--stat", "--names", RealDump.root().resolve(name).resolve("live-objects.txt").toString());
+        Outcome r = run("walk", dump.toString(), "--stat", "--names", RealDump.root().resolve(name).resolve("live-objects.txt").toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         Path expected = RealDump.root().resolve(name).resolve("expected").resolve("dumpheap-stat.txt");
         if (UPDATE) {
@@ -58,10 +49,10 @@ class RealDumpCommandLineTest {
     @FieldSource("WALKABLE")
     void theStatTotalsAreTheSumOfTheObjectList(String name) {
         Path dump = RealDump.root().resolve(name).resolve("core.xz");
-        Run objects = clrheap("walk", dump.toString(), "--objects", "-q");
+        Outcome objects = run("walk", dump.toString(), "--objects", "-q");
         List<String> rows = objects.out().lines().skip(1).toList();
         long bytes = rows.stream().mapToLong(l -> Long.parseLong(l.split("\t")[2])).sum();
-        Run stat = clrheap("walk", dump.toString(), "--stat", "-q", "--parallel", "3");
+        Outcome stat = run("walk", dump.toString(), "--stat", "-q", "--parallel", "3");
         assertThat(stat.out()).endsWith(String.format("Total %,d objects, %,d bytes%n", rows.size(), bytes));
         assertThat(objects.out()).startsWith("address\tmt\tsize\ttype\n");
     }
@@ -71,29 +62,29 @@ class RealDumpCommandLineTest {
         RealDump d = RealDump.of("net10-small");
         String dump = RealDump.root().resolve("net10-small/core.xz").toString();
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
-        var stat = json.readTree(clrheap("walk", dump, "--stat", "--json", "-q").out());
+        var stat = json.readTree(run("walk", dump, "--stat", "--json", "-q").out());
         assertThat(stat.get("objects").asLong()).isEqualTo(d.walked.size());
         assertThat(stat.get("problems").asLong()).isZero();
-        var objects = json.readTree(clrheap("walk", dump, "--objects", "--json", "-q").out());
+        var objects = json.readTree(run("walk", dump, "--objects", "--json", "-q").out());
         assertThat(objects.size()).isEqualTo(d.walked.size());
         var first = objects.get(0);
         assertThat(d.walked.get(RealDump.hex(first.get("address").asText())).size()).isEqualTo(first.get("size").asLong());
-        var eeheap = json.readTree(clrheap("walk", dump, "--eeheap", "--json", "-q").out());
+        var eeheap = json.readTree(run("walk", dump, "--eeheap", "--json", "-q").out());
         assertThat(eeheap.get("runtime").asText()).isEqualTo("10.0.9");
         assertThat(eeheap.get("heaps").get(0).get("regions").size()).isEqualTo(d.heap.regionsByAddress().size());
-        var handles = json.readTree(clrheap("walk", dump, "--handles", "--json", "-q").out());
+        var handles = json.readTree(run("walk", dump, "--handles", "--json", "-q").out());
         assertThat(handles.get("counts").get("strong").asInt()).isPositive();
     }
 
     @Test
     void theEmptyStringIsReportedAt22Bytes() {
-        Run r = clrheap("walk", RealDump.root().resolve("net9-withheap/core.xz").toString(), "--objects", "-q");
+        Outcome r = run("walk", RealDump.root().resolve("net9-withheap/core.xz").toString(), "--objects", "-q");
         assertThat(r.out()).containsPattern("\\t22\\t");
     }
 
     @Test
     void eeheapListsEveryRegionAndTheThreadsAllocationContexts() {
-        Run r = clrheap("walk", RealDump.root().resolve("net8-svr/core.xz").toString(), "--eeheap");
+        Outcome r = run("walk", RealDump.root().resolve("net8-svr/core.xz").toString(), "--eeheap");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains(".NET 8.0.30, server GC", "2 heaps", "Heap 0 (gc_heap 0x", "Heap 1 (gc_heap 0x", "frozen", "loh", "poh");
         for (String line : RealDump.of("net8-svr").lines("allocation-contexts.txt")) {
@@ -106,7 +97,7 @@ class RealDumpCommandLineTest {
 
     @Test
     void handlesPrintsCountsByTypeAndEveryHandle() {
-        Run r = clrheap("walk", RealDump.root().resolve("net10-svr/core.xz").toString(), "--handles");
+        Outcome r = run("walk", RealDump.root().resolve("net10-svr/core.xz").toString(), "--handles");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("Handles by type:", "strong", "weak_short", "weak_long", "pinned", "dependent");
         assertThat(r.out()).contains("0x7f030b5f19f8"); // the program's dependent handle (handles.txt)
@@ -114,7 +105,7 @@ class RealDumpCommandLineTest {
 
     @Test
     void verifyOfARealDumpFindsNoProblem() {
-        Run r = clrheap("walk", RealDump.root().resolve("net10-compact/core.xz").toString(), "--verify", "--json");
+        Outcome r = run("walk", RealDump.root().resolve("net10-compact/core.xz").toString(), "--verify", "--json");
         assertThat(r.exitCode()).as(r.out()).isZero();
         assertThat(r.out()).contains("\"problems\" : 0");
     }
@@ -131,7 +122,7 @@ class RealDumpCommandLineTest {
             file.write(ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0x6000_0000_0000L).flip(),
                     segment.fileOffset() + (victim - segment.vaddr()));
         }
-        Run r = clrheap("walk", copy.toString(), "--verify");
+        Outcome r = run("walk", copy.toString(), "--verify");
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).contains(String.format("bad MethodTable at 0x%x: MethodTable 0x600000000000", victim), "the walk resumes at")
                 .containsPattern("[0-9,]+ objects walked, 1 problem\n");
@@ -139,14 +130,14 @@ class RealDumpCommandLineTest {
 
     @Test
     void aDirectoryIsAUsageError() {
-        Run r = clrheap("walk", RealDump.root().toString());
+        Outcome r = run("walk", RealDump.root().toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("is a directory, not a dump");
     }
 
     @Test
     void aDumpWithoutTheRuntimeModuleHeadersIsRefusedWithExitCode3() {
-        Run r = clrheap("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--stat");
+        Outcome r = run("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--stat");
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains("ELF headers", "not in the dump", "Sarif.Multitool", "--module FILE");
     }
@@ -161,7 +152,7 @@ class RealDumpCommandLineTest {
         Path binary = tmp.resolve("Sarif.Multitool");
         rebuildModuleFile(RealDump.of("net8-svr").core, "Sarif.Multitool", binary);
         Path names = RealDump.root().resolve("net8-nomodule/live-objects.txt");
-        Run r = clrheap("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--module", binary.toString(),
+        Outcome r = run("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--module", binary.toString(),
                 "--names", names.toString(), "--stat");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).contains(".NET 8.0.30, workstation GC");
@@ -175,7 +166,7 @@ class RealDumpCommandLineTest {
     void aModuleFileOfAnotherNameIsRefused(@TempDir Path tmp) throws IOException {
         Path other = tmp.resolve("libcoreclr.so");
         Files.writeString(other, "not an ELF file");
-        Run r = clrheap("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--module", other.toString());
+        Outcome r = run("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--module", other.toString());
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains("no file named libcoreclr.so is mapped in the dump");
     }
@@ -184,7 +175,7 @@ class RealDumpCommandLineTest {
     void aFileThatIsNotACoreIsRefusedWithExitCode3(@TempDir Path tmp) throws IOException {
         Path notCore = tmp.resolve("notes.txt");
         Files.writeString(notCore, "hello, this is not an ELF core file at all");
-        Run r = clrheap("walk", notCore.toString());
+        Outcome r = run("walk", notCore.toString());
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains("notes.txt");
     }
