@@ -1,0 +1,76 @@
+package io.clrheap.golden.examples;
+
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.report.DumpHeapStat;
+import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.source.elf.ElfCore;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.walk.HeapWalker;
+import io.clrheap.walker.walk.ObjectVisitor;
+import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.walk.WalkRules;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Example 3: walk the heap of a real .NET process's core dump, without the DAC, and print its biggest types.
+ * Run it: {@code ./clrheap example WalkRealDump [CORE [NAMES]]} (default: golden/real/net8-svr, a .NET 8.0.30 server-GC
+ * process, with the runtime's own list of live objects for the type names).
+ */
+public final class WalkRealDump {
+
+    private WalkRealDump() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintWriter out = new PrintWriter(System.out, true);
+        // the launcher says where the project is (clrheap.home): the real dumps are in its golden/real folder
+        Path core = args.length > 0 ? Path.of(args[0]) : Path.of(System.getProperty("clrheap.home", "."), "golden", "real", "net8-svr", "core.xz");
+        Path names = args.length > 1 ? Path.of(args[1]) : core.resolveSibling("live-objects.txt");
+        System.exit(run(out, core, names, 5) ? 0 : 1);
+    }
+
+    /** Prints the {@code top} types by size and the totals; true when the walk met no problem. */
+    public static boolean run(PrintWriter out, Path core, Path names, int top) throws Exception {
+        // an .xz core is decompressed once, beside it (NAME.decompressed), then memory-mapped
+        try (ElfCore dump = ElfCore.open(core)) {
+            Target target = new TargetOpener(ProfileLoader.builtIn()).open(dump, dump.mappedFiles(), Optional.empty());
+            DiscoveredHeap heap = new HeapDiscovery(target).discover();
+            out.printf("%s: %s, %d heap%s, %d regions%n", core, target.describe(), heap.heaps().size(),
+                    heap.heaps().size() == 1 ? "" : "s", heap.regionsByAddress().size());
+
+            DumpHeapStat stat = new DumpHeapStat();
+            int[] problems = {heap.problems().size()};
+            new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
+                @Override
+                public void object(long address, long mt, long size, Region region) {
+                    stat.object(address, mt, size, region);
+                }
+
+                @Override
+                public void problem(Problem p) {
+                    problems[0]++;
+                }
+            });
+
+            // dumpheap -stat lists types by total size, smallest first: the last rows are the biggest
+            TypeNames typeNames = Files.isRegularFile(names) ? TypeNames.load(names) : TypeNames.none();
+            StringWriter text = new StringWriter();
+            stat.print(new PrintWriter(text), typeNames, heap.freeMethodTable());
+            List<String> lines = text.toString().lines().toList();
+            out.println(lines.get(0));
+            lines.subList(Math.max(1, lines.size() - 1 - top), lines.size()).forEach(out::println);
+            out.printf("%d problem%s%n", problems[0], problems[0] == 1 ? "" : "s");
+            return problems[0] == 0;
+        }
+    }
+}

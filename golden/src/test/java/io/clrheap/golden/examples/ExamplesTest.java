@@ -1,0 +1,60 @@
+package io.clrheap.golden.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.generator.ExternalTool;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The README's runnable examples, each run as a user runs it, with what it prints checked. */
+class ExamplesTest {
+
+    private final StringWriter printed = new StringWriter();
+    private final PrintWriter out = new PrintWriter(printed, true);
+
+    @Test
+    void buildAndWalkFindsEveryObjectBuiltAndPrintsTheStatWithTheUserType() throws Exception {
+        assertThat(BuildAndWalk.run(out)).as(printed.toString()).isTrue();
+        assertThat(printed.toString()).contains("Shop.Order", "Total ").containsPattern("built ([\\d,]+) objects; the walker found \\1 in");
+    }
+
+    @Test
+    void writeDumpAndOpenInGdbReadsTheSameMethodTablesInGdb(@TempDir Path dir) throws Exception {
+        ExternalTool.GDB.require();
+        assertThat(WriteDumpAndOpenInGdb.run(out, dir.resolve("example.core"))).as(printed.toString()).isTrue();
+        assertThat(printed.toString()).contains("gdb says:").doesNotContain("NOT what gdb read");
+        assertThat(printed.toString().lines().filter(l -> l.endsWith("as gdb read it"))).hasSize(3);
+    }
+
+    @Test
+    void walkRealDumpPrintsTheBiggestTypesOfARealNet8Process() throws Exception {
+        // tests run in the golden module's folder, where the real dumps are
+        Path core = Path.of("real", "net8-svr", "core.xz");
+        assertThat(WalkRealDump.run(out, core, core.resolveSibling("live-objects.txt"), 5)).as(printed.toString()).isTrue();
+        List<String> lines = printed.toString().lines().toList();
+        assertThat(lines.get(0)).contains(".NET 8.0.30", "server GC");
+        assertThat(lines).anyMatch(l -> l.startsWith("Total ")).contains("0 problems");
+        assertThat(printed.toString()).contains("System.Byte[]", "Node");
+    }
+
+    @Test
+    void inProcessWalkShowsTheArticlesWalkMissesGen0AndTheCompletePathDoesNot() throws Exception {
+        assertThat(InProcessWalk.run(out)).as(printed.toString()).isTrue();
+        String text = printed.toString();
+        assertThat(text).containsPattern("gc_reserved_1 = GCHeap 0x[0-9a-f]+ -> vtable 0x[0-9a-f]+ -> slot 69 = 0x");
+        var article = java.util.regex.Pattern.compile("the article's walk: ([\\d,]+) of the ([\\d,]+) objects built").matcher(text);
+        assertThat(article.find()).isTrue();
+        assertThat(Long.parseLong(article.group(1).replace(",", ""))).isLessThan(Long.parseLong(article.group(2).replace(",", "")));
+        assertThat(text).containsPattern("InProcessDiscovery \\+ HeapWalker: ([\\d,]+) of the \\1 objects built");
+    }
+
+    @Test
+    void checkYourWalkerPassesTheProjectsOwnWalkerOnTheTrapFixtures(@TempDir Path dir) throws Exception {
+        assertThat(CheckYourWalker.run(out, List.of("naive-plain", "trap-frozen", "trap-live-context"), dir)).as(printed.toString()).isTrue();
+        assertThat(printed.toString()).contains("PASS naive-plain", "PASS trap-frozen", "3 of 3 fixtures passed");
+    }
+}
