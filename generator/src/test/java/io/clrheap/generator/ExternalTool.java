@@ -27,6 +27,9 @@ public record ExternalTool(String what, String install, List<String> names) {
     public static final ExternalTool LLVM_READOBJ = new ExternalTool("llvm-readobj",
             "the Debian package llvm (apt-get install llvm; or llvm-16, which has llvm-readobj-16)",
             List.of("llvm-readobj", "llvm-readobj-16", "llvm-readobj-14"));
+    /** A real browser for the heap map page (clrheap map): run headless, it dumps the DOM and takes screenshots. */
+    public static final ExternalTool CHROMIUM = new ExternalTool("Chromium", "the Debian package chromium (apt-get install chromium)",
+            List.of("chromium", "chromium-browser"));
 
     /** The tool's path, or the test is skipped with a message naming the tool and its package. */
     public Path require() {

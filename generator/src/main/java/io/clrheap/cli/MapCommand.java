@@ -1,0 +1,210 @@
+package io.clrheap.cli;
+
+import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.RuntimeBuilder;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.generator.map.MapHtmlWriter;
+import io.clrheap.generator.map.MapPage;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.map.HeapMap;
+import io.clrheap.walker.map.MapLimits;
+import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.elf.MappedFile;
+import io.clrheap.walker.source.minidump.MinidumpFormatException;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.target.TargetException;
+import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.walk.HeapWalker;
+import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.walk.WalkRules;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code clrheap map DUMP --html OUT.html}: draws the GC heap of a dump as one self-contained HTML page. */
+@Command(
+        name = "map",
+        mixinStandardHelpOptions = true,
+        description = {"Draw the GC heap of a .NET 8/9/10 process dump as one self-contained HTML page (no network, no external files).",
+            "The page shows heaps -> generations -> regions as bars, objects coloured by type with a legend, free objects grey,",
+            "allocation contexts hatched and frozen segments marked. Click a region to zoom in (or open PAGE#region=0x<mem>);",
+            "hover shows address, type and size. Zoomed out, a region is drawn by buckets (up to 1,024, coloured by the type",
+            "with the most bytes); zoomed in, object by object for regions of at most 50,000 objects while the page's budget",
+            "(--max-objects) lasts, by bucket otherwise — the page says which.",
+            "The dump is a Linux x64 ELF core (.xz accepted), a Windows x64 minidump, or a clrheap fixture bundle;",
+            "with --emulate, an emulated process built in memory from a scenario."},
+        footer = {
+            "",
+            "Examples:",
+            "  ./clrheap map fixtures/every-edge.clrheap.tar.xz --html every-edge.html",
+            "  ./clrheap map golden/real/net8-svr/core.xz --names golden/real/net8-svr/live-objects.txt --html net8-svr.html",
+            "  ./clrheap map --emulate default --runtime net10 --gc workstation --html default.html",
+            "  ./clrheap map big.core --html big.html --max-objects 200000",
+            "",
+            "Exit codes: 0 success; 1 a failure (e.g. the page cannot be written); 2 bad usage;",
+            "3 the dump cannot be opened as a .NET process (not a core, unknown build, module headers missing)."
+        })
+final class MapCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DUMP", description = "An ELF core (or DUMP.xz), a minidump, or a fixture bundle of a .NET process.")
+    Path dump;
+
+    @Option(names = "--html", required = true, paramLabel = "OUT.html", description = "The page to write (replaced atomically if it exists).")
+    Path html;
+
+    @Option(names = "--emulate", paramLabel = "SCENARIO", description = "Draw an emulated process built from this scenario (a built-in name or a JSON file) instead of a dump.")
+    String emulate;
+
+    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
+            description = "With --emulate: the runtime version (default: the scenario's).")
+    RuntimeVersion runtime;
+
+    @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
+            description = "With --emulate: the GC flavour (default: the scenario's).")
+    GcFlavor gc;
+
+    @Option(names = "--names", paramLabel = "FILE", description = "Type names: lines of 'mt type' or 'address size mt type' (live-objects.txt).")
+    Path names;
+
+    @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
+    Path module;
+
+    @Option(names = "--max-objects", paramLabel = "N", description = "Objects the page keeps one by one, in all (default: ${DEFAULT-VALUE}); regions past it are drawn by bucket.")
+    long maxObjects = MapLimits.DEFAULT.maxObjects();
+
+    @Option(names = "--parallel", paramLabel = "N", description = "Threads walking regions (default: the number of processors).")
+    int parallel = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = {"-q", "--quiet"}, description = "No notes or progress on stderr.")
+    boolean quiet;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        CommandLine cli = spec.commandLine();
+        if ((dump == null) == (emulate == null)) {
+            throw new CommandLine.ParameterException(cli, "give either a DUMP or --emulate SCENARIO");
+        }
+        if (emulate == null && (runtime != null || gc != null)) {
+            throw new CommandLine.ParameterException(cli, "--runtime and --gc go with --emulate");
+        }
+        if (maxObjects < 0) {
+            throw new CommandLine.ParameterException(cli, "--max-objects must be 0 or more");
+        }
+        if (parallel < 1) {
+            throw new CommandLine.ParameterException(cli, "--parallel must be at least 1");
+        }
+        if (Files.isDirectory(html)) {
+            throw new CommandLine.ParameterException(cli, "--html " + html + " is a directory; give the page's file name, e.g. " + html.resolve("map.html"));
+        }
+        if (names != null && !Files.isRegularFile(names)) {
+            throw new CommandLine.ParameterException(cli, "--names " + names + ": no such file");
+        }
+        if (module != null && !Files.isRegularFile(module)) {
+            throw new CommandLine.ParameterException(cli, "--module " + module + ": no such file");
+        }
+        if (emulate != null) {
+            return mapEmulated(out, err);
+        }
+        if (Files.isDirectory(dump)) {
+            throw new CommandLine.ParameterException(cli, dump + " is a directory, not a dump");
+        }
+        if (!Files.exists(dump)) {
+            throw new CommandLine.ParameterException(cli, "no such file: " + dump);
+        }
+        try (OpenedDump opened = OpenedDump.open(dump, note -> note(err, note))) {
+            // --names wins; a clrheap fixture carries its own names
+            TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(opened.typeNames());
+            Target target;
+            try {
+                target = opened.target(Optional.ofNullable(module));
+            } catch (TargetException e) {
+                err.println("clrheap map: " + dump + ": " + e.getMessage());
+                return WalkCommand.EXIT_CANNOT_OPEN;
+            }
+            return map(out, err, dump.getFileName().toString(), target, typeNames);
+        } catch (DumpFormatException | MinidumpFormatException e) {
+            err.println("clrheap map: " + e.getMessage());
+            return WalkCommand.EXIT_CANNOT_OPEN;
+        } catch (IOException e) {
+            err.println("clrheap map: cannot open " + dump + ": " + e.getMessage());
+            return WalkCommand.EXIT_CANNOT_OPEN;
+        }
+    }
+
+    /** {@code --emulate}: builds the scenario's process in memory and draws it (found the dump way, through g_dacTable). */
+    private int mapEmulated(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
+        EmulatedRuntime process;
+        try {
+            Scenario s = ScenarioOption.resolve(emulate);
+            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
+            note(err, String.format(Locale.ROOT, "building %s (%s, %s GC) ...", s.name(), s.runtime().shortName(), s.gc().id()));
+            process = new RuntimeBuilder().build(s);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            err.println("clrheap map: --emulate " + emulate + ": " + e.getMessage());
+            return WalkCommand.EXIT_CANNOT_OPEN;
+        }
+        List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
+        Target target;
+        try {
+            target = new TargetOpener(ProfileLoader.builtIn()).open(process.memory(), files, Optional.empty());
+        } catch (TargetException e) {
+            err.println("clrheap map: the emulated process cannot be opened: " + e.getMessage());
+            return WalkCommand.EXIT_CANNOT_OPEN;
+        }
+        TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(process.typeNames());
+        return map(out, err, "emulated " + process.scenario().name(), target, typeNames);
+    }
+
+    private int map(PrintWriter out, PrintWriter err, String what, Target target, TypeNames typeNames)
+            throws IOException, InterruptedException {
+        DiscoveredHeap heap = new HeapDiscovery(target).discover();
+        if (!quiet) {
+            err.printf(Locale.ROOT, "%s: %s (identified by %s), %d heap%s, %d regions%n", what, target.describe(), target.versionSource(),
+                    heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s", heap.regionsByAddress().size());
+        }
+        WalkRules rules = WalkRules.of(target.layout());
+        HeapWalker walker = new HeapWalker(target.memory(), rules, heap, WalkLimits.DEFAULT);
+        HeapMap map;
+        try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
+            map = HeapMap.build(walker, heap, rules, typeNames, MapLimits.DEFAULT.withMaxObjects(maxObjects), parallel);
+        }
+        long started = System.nanoTime();
+        try {
+            MapHtmlWriter.write(map, new MapPage(what, target.describe()), html);
+        } catch (IOException e) {
+            err.println("clrheap map: cannot write " + html + ": " + e.getMessage());
+            return 1;
+        }
+        if (!quiet) {
+            err.printf(Locale.ROOT, "clrheap: page written in %,d ms: %,d KiB%n", (System.nanoTime() - started) / 1_000_000, Files.size(html) >> 10);
+        }
+        out.printf(Locale.ROOT, "wrote %s: %,d regions, %,d objects (%,d drawn one by one, %,d regions by bucket), %,d types%n", html,
+                map.regions().size(), map.objects(), map.detailedObjects(), map.aggregatedRegions(), map.types().size());
+        return 0;
+    }
+
+    private void note(PrintWriter err, String note) {
+        if (!quiet) {
+            err.println("clrheap: " + note);
+        }
+    }
+}
