@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
             "  ./clrheap scenarios",
             "  ./clrheap generate --scenario every-edge --runtime net10 --out fixtures/",
             "  ./clrheap walk fixtures/every-edge.core --stat",
-            "  ./clrheap explain golden/real/net8-svr/core.xz --object 0x7f0c1c4000a0",
+            "  ./clrheap explain golden/real/net8-svr/core.xz",
             "  ./clrheap golden",
             "  ./clrheap layout --runtime net8 --gc server --struct heap_segment",
             "  ./clrheap layout --runtime net10 --format json > net10-server.json",
