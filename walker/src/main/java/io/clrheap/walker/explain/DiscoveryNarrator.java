@@ -90,9 +90,13 @@ public final class DiscoveryNarrator {
         ModuleExportLookup exports = new ModuleExportLookup(target);
         SectionBuilder s = new SectionBuilder("runtime module", FieldReader.format("%s at 0x%x", m.fileName(), m.base()));
         try {
-            s.add(reader.raw(exports.pe() ? "PE image" : "ELF image", m.base(), exports.pe() ? "e_magic" : "e_ident[0..3]", 0,
-                    "uint32", 4, false, exports.pe() ? "PE format: 'MZ'" : "ELF format: 7f 'E' 'L' 'F'",
-                    v -> (v & 0xffff) == 0x5a4d ? "'MZ': a PE image" : v == 0x464c457fL ? "7f 'ELF': an ELF image" : "not an image header"));
+            if (exports.pe()) {
+                s.add(reader.raw("PE image", m.base(), "e_magic", 0, "uint16", 2, false, "PE format: 'MZ'",
+                        v -> v == 0x5a4d ? "'MZ': a PE image" : "not a PE image header"));
+            } else {
+                s.add(reader.raw("ELF image", m.base(), "e_ident[0..3]", 0, "uint32", 4, false, "ELF format: 7f 'E' 'L' 'F'",
+                        v -> v == 0x464c457fL ? "7f 'ELF': an ELF image" : "not an ELF header"));
+            }
         } catch (MissingMemoryException e) {
             s.note("the module's headers are not in the dump (%s); its symbols were read from %s", e.getMessage(), m.symbolsFrom());
         }
@@ -124,10 +128,9 @@ public final class DiscoveryNarrator {
         RuntimeModule m = target.module();
         ModuleExportLookup exports = new ModuleExportLookup(target);
         Optional<DynamicSymbol> symbol = exports.find("g_dacTable");
-        String how = symbol.map(sym -> sym.size() > 0
-                        ? FieldReader.format("export g_dacTable: address 0x%x, st_size %d = %d entries", sym.address(), sym.size(), sym.size() / 8)
-                        : FieldReader.format("export g_dacTable: address 0x%x (a PE export has no size; the build's table has %d entries)",
-                                sym.address(), m.dacTableLength()))
+        String how = symbol.map(sym -> (sym.address() == m.dacTable() ? "the export" : FieldReader.format("the export says 0x%x", sym.address()))
+                        + (sym.size() > 0 ? FieldReader.format("; st_size %d = %d entries", sym.size(), sym.size() / 8)
+                                : FieldReader.format("; a PE export has no size: the build's %d entries", m.dacTableLength())))
                 .orElse("the export could not be looked up again");
         SectionBuilder s = new SectionBuilder("g_dacTable", FieldReader.format("at 0x%x (%s)", m.dacTable(), how));
         s.note("each entry is the 8-byte absolute address of a runtime global (dacvars.h order); the indexes are the %s build's",
@@ -157,6 +160,7 @@ public final class DiscoveryNarrator {
 
     private void heaps(long vars, List<Region> regions, List<AllocContextInfo> contexts) {
         int index = DacEntries.index(target, "g_gcDacGlobals");
+        // the entry was read in the g_dacTable section: this read cannot fail where that one did not
         SectionBuilder s = new SectionBuilder("GcDacVars", FieldReader.format("at 0x%x (g_dacTable[%d] g_gcDacGlobals → *0x%x)", vars, index,
                 memory.readPointer(target.module().dacTable() + 8L * index)));
         List<HeapRoots> roots;

@@ -34,7 +34,7 @@ public final class ExplainText {
         String heading = number > 0 ? String.format(Locale.ROOT, "%2d. %s", number, s.title()) : s.title();
         if (s.where().isEmpty()) {
             out.println(heading);
-        } else if (heading.length() + 2 + s.where().length() <= WIDTH) {
+        } else if (Math.max(heading.length(), 32) + 1 + s.where().length() <= WIDTH) {
             out.printf(Locale.ROOT, "%-32s %s%n", heading, s.where());
         } else {
             out.println(heading);

@@ -76,7 +76,12 @@ public final class InProcessNarrator {
                 if (r.function() == functions[0]) {
                     sections.add(descrGenerations(r, found));
                 } else if (r.function() == functions[1]) {
-                    sections.addAll(frozenSections);
+                    if (r.failure().isEmpty()) {
+                        sections.addAll(frozenSections);
+                    } else {
+                        sections.add(new SectionBuilder("RegisterFrozenSegment", FieldReader.format("call 0x%x", r.function()))
+                                .note("the call failed (%s): frozen segments are not found", r.failure()).build());
+                    }
                 } else if (r.function() == functions[2]) {
                     sections.add(new SectionBuilder("UnregisterFrozenSegment", FieldReader.format("call 0x%x(this = 0x%x, segment = 0x%x)",
                             r.function(), r.arguments().get(0), r.arguments().get(1)))
