@@ -230,7 +230,7 @@ public final class HeapWalker {
                 nextContext += 2;
             }
             if (nextContext < contexts.length && contexts[nextContext] == address) {
-                long past = rules.align(contexts[nextContext + 1] + rules.contextTailReserve());
+                long past = rules.contextEnd(contexts[nextContext + 1]);
                 nextContext += 2;
                 return Long.compareUnsigned(past, address) > 0 ? past : address + rules.minObjectSize();
             }
@@ -257,7 +257,7 @@ public final class HeapWalker {
                 if (component != 0) {
                     count = Integer.toUnsignedLong(memory.readInt(address + rules.componentCountOffset()));
                 }
-                long size = cache.baseSize(entry) + count * component;
+                long size = rules.size(cache.baseSize(entry), component, count);
                 long step = rules.step(size);
                 if (Long.compareUnsigned(step, end - address) > 0) {
                     return pending(ProblemKind.OBJECT_PAST_REGION_END, String.format(
@@ -311,7 +311,7 @@ public final class HeapWalker {
             }
             long count = cache.componentSize(entry) == 0 ? 0
                     : Integer.toUnsignedLong(memory.readInt(address + rules.componentCountOffset()));
-            long step = rules.step(cache.baseSize(entry) + count * cache.componentSize(entry));
+            long step = rules.step(rules.size(cache.baseSize(entry), cache.componentSize(entry), count));
             return Long.compareUnsigned(step, end - address) <= 0 ? address + step : -1;
         }
 

@@ -71,7 +71,7 @@ final class MethodTableCache {
             index.put(mt, INVALID);
             return INVALID;
         }
-        int componentSize = (flags & rules.hasComponentSize()) != 0 ? flags & rules.componentSizeMask() : 0;
+        int componentSize = rules.componentSize(flags);
         if (baseSize < rules.minBaseSize() || baseSize > rules.maxBaseSize() || (mt != freeMethodTable && !hasEeClass(mt))) {
             index.put(mt, INVALID);
             return INVALID;

@@ -35,12 +35,28 @@ public record WalkRules(long mtFlagsOffset, long mtBaseSizeOffset, int hasCompon
                 layout.offset("EEClass", "MethodTable"));
     }
 
-    long align(long size) {
+    /** {@code size} rounded up to the object alignment (8). */
+    public long align(long size) {
         return (size + alignment - 1) & -alignment;
     }
 
     /** How far the walk moves past an object of {@code size}: max(align(size), min object size). */
-    long step(long size) {
+    public long step(long size) {
         return Math.max(align(size), minObjectSize);
+    }
+
+    /** The component size a MethodTable's flags give: their low 16 bits when HasComponentSize is set, else 0. */
+    public int componentSize(int mtFlags) {
+        return (mtFlags & hasComponentSize) != 0 ? mtFlags & componentSizeMask : 0;
+    }
+
+    /** An object's size as reported (unaligned): BaseSize + count × ComponentSize. */
+    public long size(long baseSize, int componentSize, long count) {
+        return baseSize + count * componentSize;
+    }
+
+    /** Where the walk resumes after an allocation context whose alloc_limit is {@code limit}: align(limit + tail reserve). */
+    public long contextEnd(long limit) {
+        return align(limit + contextTailReserve);
     }
 }

@@ -1,0 +1,206 @@
+package io.clrheap.cli;
+
+import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.RuntimeBuilder;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.process.NativeCalls;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.discovery.InProcessDiscovery;
+import io.clrheap.walker.explain.DiscoveryNarrator;
+import io.clrheap.walker.explain.ExplainText;
+import io.clrheap.walker.explain.InProcessNarrator;
+import io.clrheap.walker.explain.ObjectExplainer;
+import io.clrheap.walker.explain.ObjectExplanation;
+import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.elf.MappedFile;
+import io.clrheap.walker.source.minidump.MinidumpFormatException;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.target.TargetException;
+import io.clrheap.walker.target.TargetOpener;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code clrheap explain}: narrates how the heap is found, read by read, or how one object's size and successor follow. */
+@Command(
+        name = "explain",
+        mixinStandardHelpOptions = true,
+        description = {"Narrate the pointer chase that finds the GC heap, read by read: for each read the",
+            "structure, field, offset, address, value, where the offset comes from, and its bytes.",
+            "On a dump: runtime module -> g_dacTable -> g_gcDacGlobals -> GcDacVars -> heaps ->",
+            "generation tables -> regions -> threads' allocation contexts.",
+            "With --emulate SCENARIO --in-process, on an emulated process: thread -> allocation",
+            "context -> gc_reserved_1 -> GCHeap -> vtable slot 69 -> DiagDescrGenerations and its",
+            "callbacks -> RegisterFrozenSegment -> the frozen segments -> UnregisterFrozenSegment.",
+            "With --object ADDR: the region and generation holding that address, the object, and how",
+            "its size and the next object's address are computed (as the walker computes them)."},
+        footer = {
+            "",
+            "Examples:",
+            "  ./clrheap explain golden/real/net8-svr/core.xz",
+            "  ./clrheap explain golden/real/net10-svr/core.xz --all",
+            "  ./clrheap explain golden/real/net9-wks/core.xz --object 0x7ec6eb000048 \\",
+            "        --names golden/real/net9-wks/live-objects.txt",
+            "  ./clrheap explain fixtures/default.clrheap.tar.xz",
+            "  ./clrheap explain --emulate default --in-process",
+            "  ./clrheap explain --emulate default --gc workstation --in-process",
+            "",
+            "Without --all, heap 0 and the first 6 threads are narrated read by read, further heaps",
+            "and threads get a line each; the in-process path lists the callbacks of 4 heaps.",
+            "",
+            "Exit codes: 0 success; 1 the --object address is in no region (the nearest is named)",
+            "or another failure; 2 bad usage (e.g. an address that is not hex); 3 the dump cannot",
+            "be opened as a .NET process."
+        })
+final class ExplainCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DUMP", description = "An ELF core (or DUMP.xz), a minidump, or a fixture bundle of a .NET process.")
+    Path dump;
+
+    @Option(names = "--emulate", paramLabel = "SCENARIO", description = "Explain an emulated process built from this scenario (a built-in name or a JSON file) instead of a dump.")
+    String emulate;
+
+    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
+            description = "With --emulate: the runtime version (default: the scenario's).")
+    RuntimeVersion runtime;
+
+    @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
+            description = "With --emulate: the GC flavour (default: the scenario's).")
+    GcFlavor gc;
+
+    @Option(names = "--in-process", description = "With --emulate: narrate the in-process path (native calls into the process) instead of the dump path.")
+    boolean inProcess;
+
+    @Option(names = "--object", paramLabel = "ADDR", description = "Explain the object at (or holding) this hex address instead of the discovery.")
+    String object;
+
+    @Option(names = "--all", description = "Narrate every heap, thread and callback read by read.")
+    boolean all;
+
+    @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
+    Path module;
+
+    @Option(names = "--names", paramLabel = "FILE", description = "Type names for --object: lines of 'mt type' or 'address size mt type'.")
+    Path names;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if ((dump == null) == (emulate == null)) {
+            throw usage("give either a DUMP or --emulate SCENARIO");
+        }
+        if (emulate == null && (runtime != null || gc != null || inProcess)) {
+            throw usage("--runtime, --gc and --in-process go with --emulate");
+        }
+        if (emulate != null && module != null) {
+            throw usage("--module goes with a DUMP");
+        }
+        long address = object == null ? 0 : parseAddress(object);
+        if (names != null && !Files.isRegularFile(names)) {
+            throw usage("--names " + names + ": no such file");
+        }
+        if (emulate != null) {
+            return explainEmulated(out, err, address);
+        }
+        if (Files.isDirectory(dump)) {
+            throw usage(dump + " is a directory, not a dump");
+        }
+        if (!Files.exists(dump)) {
+            throw usage("no such file: " + dump);
+        }
+        if (module != null && !Files.isRegularFile(module)) {
+            throw usage("--module " + module + ": no such file");
+        }
+        try (OpenedDump opened = OpenedDump.open(dump, note -> err.println("clrheap: " + note))) {
+            Target target;
+            try {
+                target = opened.target(Optional.ofNullable(module));
+            } catch (TargetException e) {
+                err.println("clrheap explain: " + dump + ": " + e.getMessage());
+                return WalkCommand.EXIT_CANNOT_OPEN;
+            }
+            TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(opened.typeNames());
+            if (object != null) {
+                return explainObject(out, err, target, new HeapDiscovery(target).discover(), typeNames, address);
+            }
+            ExplainText.print(new DiscoveryNarrator(target, all).narrate(), out);
+            return 0;
+        } catch (DumpFormatException | MinidumpFormatException e) {
+            err.println("clrheap explain: " + e.getMessage());
+            return WalkCommand.EXIT_CANNOT_OPEN;
+        } catch (IOException e) {
+            err.println("clrheap explain: cannot open " + dump + ": " + e.getMessage());
+            return WalkCommand.EXIT_CANNOT_OPEN;
+        }
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /** {@code 0x7f0000400048} or {@code 7f0000400048}: hex, 1 to 16 digits. */
+    private long parseAddress(String text) {
+        String digits = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
+        if (digits.isEmpty() || digits.length() > 16 || !digits.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+            throw usage("--object " + text + ": not a hex address (e.g. 0x7f0000400048)");
+        }
+        return Long.parseUnsignedLong(digits, 16);
+    }
+
+    private int explainEmulated(PrintWriter out, PrintWriter err, long address) throws IOException {
+        EmulatedRuntime process;
+        try {
+            Scenario s = ScenarioOption.resolve(emulate);
+            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
+            err.printf(java.util.Locale.ROOT, "clrheap: building %s (%s, %s GC) ...%n", s.name(), s.runtime().shortName(), s.gc().id());
+            process = new RuntimeBuilder().build(s);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            err.println("clrheap explain: --emulate " + emulate + ": " + e.getMessage());
+            return WalkCommand.EXIT_CANNOT_OPEN;
+        }
+        NativeCalls calls = inProcess ? process.nativeCalls() : null;
+        List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
+        Target target;
+        try {
+            target = new TargetOpener(ProfileLoader.builtIn()).open(inProcess ? calls.memory() : process.memory(), files, Optional.empty());
+        } catch (TargetException e) {
+            err.println("clrheap explain: the emulated process cannot be opened: " + e.getMessage());
+            return WalkCommand.EXIT_CANNOT_OPEN;
+        }
+        TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(process.typeNames());
+        if (object != null) {
+            DiscoveredHeap heap = inProcess ? new InProcessDiscovery(target, calls).discover() : new HeapDiscovery(target).discover();
+            return explainObject(out, err, target, heap, typeNames, address);
+        }
+        ExplainText.print(inProcess ? new InProcessNarrator(target, calls, all).narrate() : new DiscoveryNarrator(target, all).narrate(), out);
+        return 0;
+    }
+
+    private int explainObject(PrintWriter out, PrintWriter err, Target target, DiscoveredHeap heap, TypeNames typeNames, long address) {
+        ObjectExplanation e = new ObjectExplainer(target, heap, typeNames).explain(address);
+        ExplainText.print(e, out);
+        if (e.region() == null) {
+            err.printf(java.util.Locale.ROOT, "clrheap explain: 0x%x is in no region of the heap%s%n", address,
+                    e.nearest() == null ? "" : "; the nearest is " + e.nearest());
+            return 1;
+        }
+        return 0;
+    }
+}
