@@ -257,7 +257,7 @@ final class WalkCommand implements Callable<Integer> {
                 return handles(out, target, heap);
             }
             if (report.verify) {
-                return verify(out, walker, heap);
+                return verify(out, target, walker, heap);
             }
             return stat(out, err, walker, heap, typeNames);
         }
@@ -363,9 +363,18 @@ final class WalkCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int verify(PrintWriter out, HeapWalker walker, DiscoveredHeap heap) throws InterruptedException {
+    private int verify(PrintWriter out, Target target, HeapWalker walker, DiscoveredHeap heap) throws InterruptedException {
         ProblemCollector all = new ProblemCollector();
         heap.problems().forEach(all::problem);
+        // the handle tables too: a handle is a root, and a chain of their segments can loop like a region list
+        HandleTableWalker handles = new HandleTableWalker(target, heap.heaps().size());
+        try {
+            handles.handles();
+        } catch (io.clrheap.memory.MissingMemoryException e) {
+            all.problem(new Problem(io.clrheap.walker.walk.ProblemKind.UNREADABLE_STRUCTURE, e.address(), "handle tables",
+                    "the handle table map cannot be read: " + e.getMessage()));
+        }
+        handles.problems().forEach(all::problem);
         walker.walkRegions(ProblemCollector::new, all::merge, parallel);
         if (json) {
             ObjectNode root = JsonNodeFactory.instance.objectNode();

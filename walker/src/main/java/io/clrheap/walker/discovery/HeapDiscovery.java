@@ -118,11 +118,6 @@ public final class HeapDiscovery {
 
     private List<HeapRoots> serverHeaps(GcDacVars vars) {
         int count = memory.readInt(vars.nHeaps());
-        if (count < 1 || count > limits.maxHeaps()) {
-            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, vars.nHeaps(), "",
-                    "n_heaps is " + count + ", outside 1.." + limits.maxHeaps() + "; no heap is walked"));
-            return List.of();
-        }
         long heapArray;
         long[] offsets;
         try {
@@ -135,6 +130,16 @@ public final class HeapDiscovery {
         }
         if (offsets == null) {
             return List.of();
+        }
+        if (count < 1 || count > limits.maxHeaps()) {
+            // One corrupt int should not hide every heap: g_heaps still lists them, and each gc_heap owns its
+            // ephemeral region (heap_segment.heap points back to it), which a stray pointer does not
+            int counted = countHeaps(heapArray, offsets[1]);
+            problems.add(new Problem(ProblemKind.BAD_HEAP_COUNT, vars.nHeaps(), "", String.format(
+                    "n_heaps is %d, outside 1..%d; %s", count, limits.maxHeaps(), counted == 0
+                            ? "no entry of g_heaps is a gc_heap owning its ephemeral region; no heap is walked"
+                            : "the first " + counted + " entries of g_heaps are gc_heaps owning their ephemeral region; those are walked")));
+            count = counted;
         }
         List<HeapRoots> heaps = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -149,6 +154,31 @@ public final class HeapDiscovery {
             }
         }
         return heaps;
+    }
+
+    /**
+     * How many leading entries of {@code g_heaps} are gc_heaps whose ephemeral region's {@code heap_segment.heap}
+     * points back to them (at most {@link WalkLimits#maxHeaps()}): the heap count when n_heaps cannot be believed.
+     * Builds without {@code heap_segment.heap} give 0.
+     */
+    private int countHeaps(long heapArray, long ephemeralSegmentOffset) {
+        if (layout.type("heap_segment").findField("heap").isEmpty()) {
+            return 0;
+        }
+        long owner = layout.offset("heap_segment", "heap");
+        int n = 0;
+        try {
+            for (; n < limits.maxHeaps(); n++) {
+                long heap = memory.readPointer(heapArray + 8L * n);
+                long ephemeral = heap == 0 ? 0 : memory.readPointer(heap + ephemeralSegmentOffset);
+                if (ephemeral == 0 || memory.readPointer(ephemeral + owner) != heap) {
+                    break;
+                }
+            }
+        } catch (MissingMemoryException e) {
+            // the entry, its gc_heap or its region is not in the dump: the heaps end before it
+        }
+        return n;
     }
 
     /**

@@ -71,16 +71,25 @@ public final class HandleTableWalker {
         Set<Long> seenSegments = new HashSet<>();
         for (long map = vars.handleTableMap(); map != 0; ) {
             if (!seenMaps.add(map) || seenMaps.size() > MAX_MAPS) {
-                problems.add(new Problem(ProblemKind.SEGMENT_CYCLE, map, "handle table map", "the map chain loops; cut here"));
+                problems.add(new Problem(ProblemKind.HANDLE_TABLE_CYCLE, map, "handle table map", "the map chain loops; cut here"));
                 break;
             }
             HandleTableMap m = target.views().view(HandleTableMap.class, memory, map);
             for (int b = 0; b < buckets; b++) {
-                long bucket = memory.readPointer(m.buckets() + 8L * b);
-                if (bucket == 0) {
+                long bucket;
+                long tables;
+                try {
+                    bucket = memory.readPointer(m.buckets() + 8L * b);
+                    if (bucket == 0) {
+                        continue;
+                    }
+                    tables = target.views().view(HandleTableBucket.class, memory, bucket).tables();
+                } catch (MissingMemoryException e) {
+                    // a corrupt map or bucket: the handles of the other buckets are still listed
+                    problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, map, "handle table map",
+                            "bucket " + b + " cannot be read: " + e.getMessage()));
                     continue;
                 }
-                long tables = target.views().view(HandleTableBucket.class, memory, bucket).tables();
                 int slots = layout.gc() == io.clrheap.layout.GcFlavor.SERVER ? MAX_SLOTS : 1;
                 for (int t = 0; t < slots; t++) {
                     long table;
@@ -95,10 +104,17 @@ public final class HandleTableWalker {
                     if (t >= minimumTables && !isHandleTable(table)) {
                         break; // past the end of the slot array
                     }
-                    long segment = target.views().view(HandleTable.class, memory, table).segmentList();
+                    long segment;
+                    try {
+                        segment = target.views().view(HandleTable.class, memory, table).segmentList();
+                    } catch (MissingMemoryException e) {
+                        problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, table, "handle table " + t,
+                                "HandleTable cannot be read: " + e.getMessage()));
+                        continue;
+                    }
                     while (segment != 0) {
                         if (!seenSegments.add(segment) || seenSegments.size() > MAX_SEGMENTS) {
-                            problems.add(new Problem(ProblemKind.SEGMENT_CYCLE, segment, "handle table " + t,
+                            problems.add(new Problem(ProblemKind.HANDLE_TABLE_CYCLE, segment, "handle table " + t,
                                     "the segment chain loops or is too long; cut here"));
                             break;
                         }
@@ -146,7 +162,13 @@ public final class HandleTableWalker {
                     }
                 }
             }
-            map = m.next();
+            try {
+                map = m.next();
+            } catch (MissingMemoryException e) {
+                problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, map, "handle table map",
+                        "the map's next pointer cannot be read: " + e.getMessage()));
+                break;
+            }
         }
         handles.sort((a, b) -> Long.compareUnsigned(a.handle(), b.handle()));
         return handles;

@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * Checks that the profile chosen for a dump fits it (discovery.md section 4): the free-object MethodTable has its
- * shape, GcDacVars is major version 2 with the profile's generation stride, the thread list ends, and — where the
+ * shape, GcDacVars is major version 2 with the profile's generation stride, the thread list is no longer than ThreadCount
+ * says (a list that loops is cut by discovery, not refused), and — where the
  * runtime ships a contract descriptor and it is in the dump — its Thread and ThreadStore offsets and globals equal
  * the profile's. A failed check refuses the dump.
  */
@@ -89,7 +90,12 @@ final class TargetValidation {
         Set<Long> seen = new HashSet<>();
         int walked = 0;
         for (long link = store.firstThreadLink(); link != 0; ) {
-            if (!seen.add(link) || walked > expected + 64) {
+            if (!seen.add(link)) {
+                // A link that comes again is a corrupt list, not a profile that does not fit: the threads before it
+                // were read through the profile's LinkNext. Discovery cuts the list there and reports it.
+                return;
+            }
+            if (walked > expected + 64) {
                 throw refuse(String.format("the thread list from ThreadStore 0x%x does not end (at link 0x%x after %d threads; ThreadCount %d)",
                         storeAddress, link, walked, expected));
             }

@@ -180,7 +180,7 @@ public final class HeapWalker {
         private final Region region;
         private final ObjectVisitor visitor;
         private final MethodTableCache cache;
-        private final long[] contexts;
+        private long[] contexts;
         private final long end;
         private int nextContext;
         private int problems;
@@ -198,6 +198,7 @@ public final class HeapWalker {
         }
 
         WalkSummary run() {
+            dropContextsOverObjects();
             long address = region.mem();
             while (Long.compareUnsigned(address, end) < 0) {
                 long skipTo = skipContext(address);
@@ -222,6 +223,50 @@ public final class HeapWalker {
                 address = resumed;
             }
             return new WalkSummary(objects, bytes, problems);
+        }
+
+        /**
+         * A live allocation context's memory holds no object yet (the GC hands it out zeroed), so a context whose
+         * {@code alloc_ptr} starts two plausible objects in a row is corrupt: skipping it would hide those objects.
+         * It is reported and ignored, and its span walked like any other. Runs once per region, before the walk.
+         */
+        private void dropContextsOverObjects() {
+            for (int i = 0; i < contexts.length; i += 2) {
+                long pointer = contexts[i];
+                long next;
+                try {
+                    next = Long.compareUnsigned(pointer, end) < 0 ? plausibleObjectEnd(pointer) : -1;
+                    if (next < 0 || (Long.compareUnsigned(next, end) < 0 && plausibleObjectEnd(next) < 0)) {
+                        continue;
+                    }
+                } catch (MissingMemoryException e) {
+                    continue;
+                }
+                AllocContextInfo owner = contextAt(pointer);
+                report(ProblemKind.BAD_ALLOC_CONTEXT, owner == null ? pointer : owner.location(), String.format(
+                        "%s: alloc_ptr 0x%x (alloc_limit 0x%x) lies on an object (MethodTable 0x%x), where a live context holds none; the context is ignored and its span walked",
+                        owner == null ? "an allocation context" : owner.owner(), pointer, contexts[i + 1],
+                        memory.readLong(pointer) & rules.methodTableMask()));
+                contexts[i] = contexts[i + 1] = -1; // dropped: removed below
+            }
+            long[] kept = new long[contexts.length];
+            int n = 0;
+            for (int i = 0; i < contexts.length; i += 2) {
+                if (contexts[i] != -1 || contexts[i + 1] != -1) {
+                    kept[n++] = contexts[i];
+                    kept[n++] = contexts[i + 1];
+                }
+            }
+            contexts = java.util.Arrays.copyOf(kept, n);
+        }
+
+        private AllocContextInfo contextAt(long pointer) {
+            for (AllocContextInfo c : heap.contexts()) {
+                if (c.inUse() && c.pointer() == pointer) {
+                    return c;
+                }
+            }
+            return null;
         }
 
         /** If an allocation context starts at {@code address}, the address past it (limit + tail reserve), else {@code address}. */

@@ -6,11 +6,15 @@ public enum ProblemKind {
     SEGMENT_CYCLE("region list cycle"),
     /** More regions than {@link WalkLimits#maxRegions()}: the rest of the chain is not followed. */
     TOO_MANY_REGIONS("too many regions"),
+    /** n_heaps is outside 1..{@link WalkLimits#maxHeaps()}: the heaps are counted from g_heaps instead (each must own its ephemeral region). */
+    BAD_HEAP_COUNT("implausible heap count"),
+    /** A handle table map or segment chain comes back to an element already seen: the chain is cut there. */
+    HANDLE_TABLE_CYCLE("handle table cycle"),
     /** A region descriptor or a global discovery needs cannot be read. */
     UNREADABLE_STRUCTURE("unreadable structure"),
     /** A region whose mem/allocated/reserved are out of order: it is not walked. */
     BAD_REGION_BOUNDS("bad region bounds"),
-    /** An allocation context whose alloc_ptr lies above alloc_limit: it is ignored. */
+    /** An allocation context whose alloc_ptr lies above alloc_limit, or on objects: it is ignored. */
     BAD_ALLOC_CONTEXT("bad allocation context"),
     /** An offset the runtime publishes differs from the profile: the published one is used. */
     OFFSET_MISMATCH("published offset differs from profile"),
