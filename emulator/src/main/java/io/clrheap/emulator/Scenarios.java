@@ -117,13 +117,14 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("System.String", 500, Step.Lengths.uniform(0, 40), Step.Where.GEN2, -1, 0))
                 .allocate(new Step.Allocate("System.Byte[]", 500, Step.Lengths.uniform(0, 100), Step.Where.GEN1, -1, 0)).build());
         add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").threads(7).features(Set.of(Feature.values())).build());
-        // measurements (not in the corpus, not built by the per-scenario tests: see LARGE)
+        // measurements (not in the corpus, not built by the per-scenario tests: see LARGE). The emulator places about
+        // 97 % of the declared counts (large: 5,304,000 declared, 5,158,624 placed), hence 104 M declared for scale-64
         add(large());
         add(large().toBuilder().name("scale-64")
                 .description("scale: 64 server heaps, 64 threads, over 100 million objects of every kind (about 7 GiB of memory touched, "
                         + "a multi-GiB address span); a measurement, not in the golden corpus")
                 .heaps(64).threads(64).seed(64)
-                .objects(66_000_000, 14_000_000, 21_000_000, 1_200, 40_000).frozenStrings(40_000).build());
+                .objects(69_000_000, 14_000_000, 21_000_000, 1_200, 40_000).frozenStrings(40_000).build());
     }
 
     /**
