@@ -29,7 +29,7 @@ class RuntimeBuilderTest {
     }
 
     static Stream<Arguments> scenarios() {
-        return Scenarios.all().stream().flatMap(s -> runtimes().map(a -> Arguments.of(s.name(), a.get()[0], a.get()[1])));
+        return Scenarios.everyday().stream().flatMap(s -> runtimes().map(a -> Arguments.of(s.name(), a.get()[0], a.get()[1])));
     }
 
     @ParameterizedTest(name = "{0} {1} {2}")
@@ -38,6 +38,26 @@ class RuntimeBuilderTest {
         Scenario s = Scenarios.named(name).orElseThrow().on(v, gc);
         assertThat(s.description()).isNotBlank();
         assertThat(InvariantChecker.check(new RuntimeBuilder().build(s))).isEmpty();
+    }
+
+    @Test
+    void theLargeScenariosAreDeclaredAsTheIssueAsksAndKeptOutOfTheEverydayList() {
+        // checked on their declarations, not built: building them takes seconds (large) to minutes (scale-64), which is
+        // why every per-scenario test iterates over everyday() instead of all()
+        Scenario large = Scenarios.named("large").orElseThrow();
+        assertThat(large.heaps()).isEqualTo(2);
+        assertThat(large.gc()).isEqualTo(GcFlavor.SERVER);
+        assertThat(large.gen2Objects() + large.gen1Objects() + large.gen0Objects() + large.lohObjects() + large.pohObjects()
+                + large.frozenStrings()).isGreaterThanOrEqualTo(5_000_000);
+        assertThat(large.features()).containsExactlyInAnyOrder(Feature.values());
+        Scenario scale = Scenarios.named("scale-64").orElseThrow();
+        assertThat(scale.heaps()).isEqualTo(64);
+        assertThat(scale.gen2Objects() + scale.gen1Objects() + scale.gen0Objects() + scale.lohObjects() + scale.pohObjects()
+                + scale.frozenStrings()).isGreaterThanOrEqualTo(100_000_000);
+        assertThat(Scenarios.everyday()).extracting(Scenario::name).doesNotContain("large", "scale-64").contains("default", "every-edge");
+        assertThat(Scenarios.everyday()).hasSize(Scenarios.all().size() - 2);
+        assertThat(Scenarios.isLarge("large")).isTrue();
+        assertThat(Scenarios.isLarge("default")).isFalse();
     }
 
     @Test

@@ -167,7 +167,7 @@ final class ConformCommand implements Callable<Integer> {
         if (!generated.isEmpty()) {
             return generated;
         }
-        GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.all(), ClrheapVersion.current(), 1);
+        GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.everyday(), ClrheapVersion.current(), 1);
         return GoldenSuiteFixture.inCorpus(corpus, format);
     }
 }

@@ -272,10 +272,18 @@ final class WalkCommand implements Callable<Integer> {
     private int stat(PrintWriter out, PrintWriter err, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws InterruptedException {
         DumpHeapStat stat = new DumpHeapStat();
         long[] problems = {heap.problems().size()};
+        long start = System.nanoTime();
         walker.walkRegions(StatWithProblems::new, part -> {
             stat.merge(part.stat);
             problems[0] += part.problems;
         }, parallel);
+        long nanos = System.nanoTime() - start;
+        if (!quiet) {
+            // the walk phase alone (JVM start, opening the dump and discovery excluded): the README's performance figures
+            err.printf("clrheap: walked %,d objects (%,d MiB) in %,d ms on %d thread%s: %,.1f M objects/s%n", stat.objects(),
+                    stat.bytes() >> 20, nanos / 1_000_000, parallel, parallel == 1 ? "" : "s",
+                    stat.objects() / Math.max(1e-9, nanos / 1e9) / 1e6);
+        }
         if (json) {
             ObjectNode root = stat.toJson(names, heap.freeMethodTable());
             root.put("problems", problems[0]);

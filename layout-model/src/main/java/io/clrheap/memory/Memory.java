@@ -31,6 +31,16 @@ public interface Memory {
     /** A short name of this source for messages, e.g. the file name of a dump. */
     String describe();
 
+    /**
+     * A read-only view of the bytes present from {@code address} on, as far as this source holds them in one block
+     * (byte 0 of the view is {@code address}; little-endian, like every read), or null when it has none there or keeps
+     * no such blocks. For readers of many small values in a row (the object walk): reading the view skips the address
+     * lookup every {@link #readLong} makes; what the view does not cover is read the ordinary way. By default null.
+     */
+    default java.lang.foreign.MemorySegment contiguous(long address) {
+        return null;
+    }
+
     default int readU8(long address) {
         return Byte.toUnsignedInt(readByte(address));
     }

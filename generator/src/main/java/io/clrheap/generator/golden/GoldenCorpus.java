@@ -90,9 +90,9 @@ public final class GoldenCorpus {
         }
     }
 
-    /** The corpus in {@code dir} of every built-in scenario, written as this clrheap writes it, a fixture per processor at once. */
+    /** The corpus in {@code dir} of every built-in scenario but the large ones ({@link Scenarios#everyday()}), written as this clrheap writes it, a fixture per processor at once. */
     public static GoldenCorpus builtIn(Path dir) {
-        return new GoldenCorpus(dir, Scenarios.all(), ClrheapVersion.current(), Runtime.getRuntime().availableProcessors());
+        return new GoldenCorpus(dir, Scenarios.everyday(), ClrheapVersion.current(), Runtime.getRuntime().availableProcessors());
     }
 
     /** The corpus folder. */

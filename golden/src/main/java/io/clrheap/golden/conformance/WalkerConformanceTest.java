@@ -66,9 +66,9 @@ public abstract class WalkerConformanceTest {
         return Format.ELF;
     }
 
-    /** The scenarios to check against (default: every built-in scenario, on its own runtime and GC flavour). */
+    /** The scenarios to check against (default: every built-in scenario but the large ones made for measurements, on its own runtime and GC flavour). */
     protected List<Scenario> scenarios() {
-        return Scenarios.all();
+        return Scenarios.everyday();
     }
 
     @TestFactory

@@ -38,7 +38,7 @@ class EmulatedWalkTest {
     }
 
     static Stream<Arguments> scenarios() {
-        return io.clrheap.emulator.Scenarios.all().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
+        return io.clrheap.emulator.Scenarios.everyday().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
                 .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s.name(), v, gc))));
     }
 

@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class InProcessDiscoveryTest {
 
     static Stream<Arguments> scenarios() {
-        return Scenarios.all().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
+        return Scenarios.everyday().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
                 .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s.name(), v, gc))));
     }
 

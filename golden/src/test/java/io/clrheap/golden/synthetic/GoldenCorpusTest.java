@@ -73,6 +73,13 @@ class GoldenCorpusTest {
     }
 
     @Test
+    void theLargeScenariosMadeForMeasurementsAreNotInTheCorpus() {
+        // large and scale-64 would be hundreds of megabytes to gigabytes per fixture: they are built on demand only
+        assertThat(io.clrheap.emulator.Scenarios.all()).extracting(io.clrheap.emulator.Scenario::name).contains("large", "scale-64");
+        assertThat(corpus.fixtures()).extracting(GoldenFixture::name).doesNotContain("large", "scale-64").contains("default");
+    }
+
+    @Test
     void everyBuiltInScenarioOnEveryRuntimeAndGcFlavourHasAFixtureAndNothingElseIsThere() throws IOException {
         assertThat(corpus.committed()).as("the fixtures in %s (%s)", CORPUS.toAbsolutePath(), UPDATE).containsExactlyElementsOf(corpus.fixtures());
         assertThat(corpus.strays()).as("entries of %s that belong to no fixture (%s)", CORPUS.toAbsolutePath(), UPDATE).isEmpty();

@@ -42,6 +42,11 @@ public abstract class MappedDump implements Memory {
     }
 
     @Override
+    public final java.lang.foreign.MemorySegment contiguous(long address) {
+        return memory.contiguous(address);
+    }
+
+    @Override
     public final boolean contains(long address, long length) {
         return memory.contains(address, length);
     }

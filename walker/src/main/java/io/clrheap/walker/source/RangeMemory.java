@@ -140,6 +140,20 @@ public final class RangeMemory implements Memory {
         return new MissingMemoryException(address, length, name, reason);
     }
 
+    /** The file's bytes of the range holding {@code address}, from it to the end of the range's present bytes. */
+    @Override
+    public MemorySegment contiguous(long address) {
+        int i = indexOf(address);
+        if (i < 0) {
+            return null;
+        }
+        long inRange = address - starts[i];
+        if (Long.compareUnsigned(inRange, present[i]) >= 0) {
+            return null;
+        }
+        return file.asSlice(offsets[i] + inRange, present[i] - inRange).asReadOnly();
+    }
+
     @Override
     public byte readByte(long address) {
         long at = fileOffset(address, 1);

@@ -5,6 +5,9 @@ import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.discovery.AllocContextInfo;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.Region;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -24,6 +27,9 @@ import java.util.function.Supplier;
  * context, whichever comes first; it never loops and allocates nothing per object.
  */
 public final class HeapWalker {
+
+    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final Memory memory;
     private final WalkRules rules;
@@ -188,6 +194,15 @@ public final class HeapWalker {
         private String pendingDetail;
         private long objects;
         private long bytes;
+        /**
+         * The window: a view of the memory from {@code windowStart} on ({@link Memory#contiguous}), and the last address
+         * the number of offsets an 8-byte read may start at in it. An object's words are read from the window when they lie in it — no
+         * address lookup, no interface call — and the ordinary way otherwise (which also refills the window), so that
+         * the walk meets missing memory exactly as before.
+         */
+        private MemorySegment window;
+        private long windowStart;
+        private long windowLongs;
 
         RegionWalk(Region region, ObjectVisitor visitor, MethodTableCache cache, long[] contexts) {
             this.region = region;
@@ -288,7 +303,7 @@ public final class HeapWalker {
             int entry;
             long count = 0;
             try {
-                word = memory.readLong(address);
+                word = readLong(address);
                 long mt = word & rules.methodTableMask();
                 if (mt == 0) {
                     return pending(ProblemKind.NULL_METHOD_TABLE, "the MethodTable word is 0x" + Long.toHexString(word));
@@ -300,7 +315,7 @@ public final class HeapWalker {
                 }
                 int component = cache.componentSize(entry);
                 if (component != 0) {
-                    count = Integer.toUnsignedLong(memory.readInt(address + rules.componentCountOffset()));
+                    count = Integer.toUnsignedLong(readInt(address + rules.componentCountOffset()));
                 }
                 long size = rules.size(cache.baseSize(entry), component, count);
                 long step = rules.step(size);
@@ -316,6 +331,44 @@ public final class HeapWalker {
             } catch (MissingMemoryException e) {
                 return pending(ProblemKind.UNREADABLE_OBJECT, e.getMessage());
             }
+        }
+
+        /** The 8 bytes at {@code address}: from the window when it holds them, else from the memory (refilling the window). */
+        private long readLong(long address) {
+            long at = address - windowStart;
+            if (Long.compareUnsigned(at, windowLongs) < 0) {
+                return window.get(U64, at);
+            }
+            return refill(address) ? window.get(U64, 0) : memory.readLong(address);
+        }
+
+        /** The 4 bytes at {@code address}, as {@link #readLong} reads them. */
+        private int readInt(long address) {
+            long at = address - windowStart;
+            if (Long.compareUnsigned(at, windowLongs) < 0) {
+                return window.get(U32, at);
+            }
+            return refill(address) ? window.get(U32, 0) : memory.readInt(address);
+        }
+
+        /**
+         * Moves the window to {@code address} when the memory has a view there at least 8 bytes long (so that both reads
+         * can use it at once); else leaves it and answers false. The view is cut at the region's end: the walk reads
+         * nothing past it.
+         */
+        private boolean refill(long address) {
+            if (Long.compareUnsigned(address, end) >= 0 || end - address < 8) {
+                return false;
+            }
+            MemorySegment view = memory.contiguous(address);
+            if (view == null || view.byteSize() < 8) {
+                return false;
+            }
+            long size = Math.min(view.byteSize(), end - address);
+            window = view.asSlice(0, size);
+            windowStart = address;
+            windowLongs = size - 7;
+            return true;
         }
 
         /**
