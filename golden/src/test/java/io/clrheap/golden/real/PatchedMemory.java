@@ -7,23 +7,23 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** A real dump's memory with a few bytes changed: how the tests plant corruption in real data. */
-final class PatchedMemory implements Memory {
+public final class PatchedMemory implements Memory {
 
     private final Memory inner;
     private final TreeMap<Long, Byte> patches = new TreeMap<>(Long::compareUnsigned);
 
-    PatchedMemory(Memory inner) {
+    public PatchedMemory(Memory inner) {
         this.inner = inner;
     }
 
-    PatchedMemory putLong(long address, long value) {
+    public PatchedMemory putLong(long address, long value) {
         for (int i = 0; i < 8; i++) {
             patches.put(address + i, (byte) (value >>> (8 * i)));
         }
         return this;
     }
 
-    PatchedMemory putInt(long address, int value) {
+    public PatchedMemory putInt(long address, int value) {
         for (int i = 0; i < 4; i++) {
             patches.put(address + i, (byte) (value >>> (8 * i)));
         }

@@ -50,7 +50,14 @@ public final class HeapDiscovery {
 
     public DiscoveredHeap discover() {
         GcDacVars vars = target.views().view(GcDacVars.class, memory, target.globalPointer("g_gcDacGlobals"));
-        long stride = vars.generationSize();
+        long stride;
+        try {
+            stride = vars.generationSize();
+        } catch (MissingMemoryException e) { // a dump whose GcDacVars bytes were not captured (found by fuzzing)
+            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, vars.address(), "",
+                    "GcDacVars cannot be read (" + e.getMessage() + "); no heap is walked"));
+            return new DiscoveredHeap(layout.gc(), List.of(), List.of(), target.globalPointer("g_pFreeObjectMethodTable"), false, problems);
+        }
         long[] generationOffsets = publishedGenerationOffsets(vars);
         boolean gcInProgress = readsNonZero(vars.gcStructuresInvalidCnt());
         if (gcInProgress) {
@@ -91,7 +98,14 @@ public final class HeapDiscovery {
         if (array == 0) {
             return profile;
         }
-        long[] published = {memory.readInt(array), memory.readInt(array + 4)};
+        long[] published;
+        try {
+            published = new long[] {memory.readInt(array), memory.readInt(array + 4)};
+        } catch (MissingMemoryException e) { // found by fuzzing: the array's page missing from the core
+            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, array, "",
+                    "generation_field_offsets cannot be read (" + e.getMessage() + "); using the profile's offsets"));
+            return profile;
+        }
         for (int i = 0; i < 2; i++) {
             if (published[i] != profile[i]) {
                 problems.add(new Problem(ProblemKind.OFFSET_MISMATCH, array + 4L * i, "", String.format(
@@ -117,7 +131,13 @@ public final class HeapDiscovery {
     }
 
     private List<HeapRoots> serverHeaps(GcDacVars vars) {
-        int count = memory.readInt(vars.nHeaps());
+        int count;
+        try {
+            count = memory.readInt(vars.nHeaps());
+        } catch (MissingMemoryException e) {
+            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, vars.nHeaps(), "", "n_heaps cannot be read (" + e.getMessage() + "); no heap is walked"));
+            return List.of();
+        }
         long heapArray;
         long[] offsets;
         try {
