@@ -1,11 +1,8 @@
 package io.clrheap.cli;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
-import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
@@ -17,16 +14,13 @@ import io.clrheap.walker.explain.ObjectExplainer;
 import io.clrheap.walker.explain.ObjectExplanation;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.elf.DumpFormatException;
-import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.source.minidump.MinidumpFormatException;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetException;
-import io.clrheap.walker.target.TargetOpener;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -165,25 +159,16 @@ final class ExplainCommand implements Callable<Integer> {
     }
 
     private int explainEmulated(PrintWriter out, PrintWriter err, long address) throws IOException {
-        EmulatedRuntime process;
+        EmulatedTarget emulated;
         try {
-            Scenario s = ScenarioOption.resolve(emulate);
-            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
-            err.printf(java.util.Locale.ROOT, "clrheap: building %s (%s, %s GC) ...%n", s.name(), s.runtime().shortName(), s.gc().id());
-            process = new RuntimeBuilder().build(s);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            err.println("clrheap explain: --emulate " + emulate + ": " + e.getMessage());
+            emulated = EmulatedTarget.open(emulate, runtime, gc, inProcess, line -> err.println("clrheap: " + line));
+        } catch (EmulatedTarget.Unavailable e) {
+            err.println("clrheap explain: " + e.getMessage());
             return WalkCommand.EXIT_CANNOT_OPEN;
         }
-        NativeCalls calls = inProcess ? process.nativeCalls() : null;
-        List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
-        Target target;
-        try {
-            target = new TargetOpener(ProfileLoader.builtIn()).open(inProcess ? calls.memory() : process.memory(), files, Optional.empty());
-        } catch (TargetException e) {
-            err.println("clrheap explain: the emulated process cannot be opened: " + e.getMessage());
-            return WalkCommand.EXIT_CANNOT_OPEN;
-        }
+        EmulatedRuntime process = emulated.process();
+        Target target = emulated.target();
+        NativeCalls calls = emulated.calls();
         TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(process.typeNames());
         if (object != null) {
             DiscoveredHeap heap = inProcess ? new InProcessDiscovery(target, calls).discover() : new HeapDiscovery(target).discover();

@@ -1,24 +1,19 @@
 package io.clrheap.cli;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
 import io.clrheap.generator.map.MapHtmlWriter;
 import io.clrheap.generator.map.MapPage;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
-import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.map.HeapMap;
 import io.clrheap.walker.map.MapLimits;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.elf.DumpFormatException;
-import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.source.minidump.MinidumpFormatException;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetException;
-import io.clrheap.walker.target.TargetOpener;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
@@ -26,7 +21,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -152,24 +146,15 @@ final class MapCommand implements Callable<Integer> {
 
     /** {@code --emulate}: builds the scenario's process in memory and draws it (found the dump way, through g_dacTable). */
     private int mapEmulated(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
-        EmulatedRuntime process;
+        EmulatedTarget emulated;
         try {
-            Scenario s = ScenarioOption.resolve(emulate);
-            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
-            note(err, String.format(Locale.ROOT, "building %s (%s, %s GC) ...", s.name(), s.runtime().shortName(), s.gc().id()));
-            process = new RuntimeBuilder().build(s);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            err.println("clrheap map: --emulate " + emulate + ": " + e.getMessage());
+            emulated = EmulatedTarget.open(emulate, runtime, gc, false, line -> note(err, line));
+        } catch (EmulatedTarget.Unavailable e) {
+            err.println("clrheap map: " + e.getMessage());
             return WalkCommand.EXIT_CANNOT_OPEN;
         }
-        List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
-        Target target;
-        try {
-            target = new TargetOpener(ProfileLoader.builtIn()).open(process.memory(), files, Optional.empty());
-        } catch (TargetException e) {
-            err.println("clrheap map: the emulated process cannot be opened: " + e.getMessage());
-            return WalkCommand.EXIT_CANNOT_OPEN;
-        }
+        EmulatedRuntime process = emulated.process();
+        Target target = emulated.target();
         TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(process.typeNames());
         return map(out, err, "emulated " + process.scenario().name(), target, typeNames);
     }

@@ -7,18 +7,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
-import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.discovery.InProcessRoute;
-import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.discovery.Region;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.EeHeapReport;
 import io.clrheap.walker.report.HandleInfo;
@@ -27,12 +22,9 @@ import io.clrheap.walker.report.ProblemCollector;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.elf.DumpFormatException;
 import io.clrheap.walker.source.minidump.MinidumpFormatException;
-import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetException;
-import io.clrheap.walker.target.TargetOpener;
 import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.Problem;
 import io.clrheap.walker.walk.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
@@ -199,25 +191,16 @@ final class WalkCommand implements Callable<Integer> {
 
     /** {@code --emulate}: builds the scenario's process in memory and walks it, through the dump path or in-process. */
     private int walkEmulated(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
-        EmulatedRuntime process;
+        EmulatedTarget emulated;
         try {
-            Scenario s = ScenarioOption.resolve(emulate);
-            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
-            note(err, String.format("building %s (%s, %s GC) ...", s.name(), s.runtime().shortName(), s.gc().id()));
-            process = new RuntimeBuilder().build(s);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            err.println("clrheap walk: --emulate " + emulate + ": " + e.getMessage());
+            emulated = EmulatedTarget.open(emulate, runtime, gc, inProcess, line -> note(err, line));
+        } catch (EmulatedTarget.Unavailable e) {
+            err.println("clrheap walk: " + e.getMessage());
             return EXIT_CANNOT_OPEN;
         }
-        NativeCalls calls = inProcess ? process.nativeCalls() : null;
-        List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
-        Target target;
-        try {
-            target = new TargetOpener(ProfileLoader.builtIn()).open(inProcess ? calls.memory() : process.memory(), files, Optional.empty());
-        } catch (TargetException e) {
-            err.println("clrheap walk: the emulated process cannot be opened: " + e.getMessage());
-            return EXIT_CANNOT_OPEN;
-        }
+        EmulatedRuntime process = emulated.process();
+        Target target = emulated.target();
+        NativeCalls calls = emulated.calls();
         DiscoveredHeap heap;
         if (inProcess) {
             InProcessDiscovery discovery = new InProcessDiscovery(target, calls);

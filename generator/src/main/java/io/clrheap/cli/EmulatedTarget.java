@@ -1,0 +1,62 @@
+package io.clrheap.cli;
+
+import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.RuntimeBuilder;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.process.NativeCalls;
+import io.clrheap.walker.source.elf.MappedFile;
+import io.clrheap.walker.target.Target;
+import io.clrheap.walker.target.TargetException;
+import io.clrheap.walker.target.TargetOpener;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What {@code --emulate SCENARIO [--runtime] [--gc]} gives walk, map and explain: the scenario's process built in
+ * memory and opened as a walker opens a dump (memory and the runtime module's mappings, nothing else), optionally
+ * through a session of native calls for the in-process path.
+ *
+ * @param process the emulated process
+ * @param target  the walker's view of it
+ * @param calls   the session the target reads through, for the in-process path; null otherwise
+ */
+record EmulatedTarget(EmulatedRuntime process, Target target, NativeCalls calls) {
+
+    /** Why the emulated process could not be built or opened; the command prints it and exits 3. */
+    static final class Unavailable extends Exception {
+        Unavailable(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Builds {@code scenario} (a built-in name or a JSON file) on {@code runtime} and {@code gc} (null: the scenario's
+     * own) and opens it; {@code inProcess} reads it through a native-call session. {@code note} gets the progress line.
+     */
+    static EmulatedTarget open(String scenario, RuntimeVersion runtime, GcFlavor gc, boolean inProcess, Consumer<String> note)
+            throws Unavailable, IOException {
+        EmulatedRuntime process;
+        try {
+            Scenario s = ScenarioOption.resolve(scenario);
+            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
+            note.accept(String.format(Locale.ROOT, "building %s (%s, %s GC) ...", s.name(), s.runtime().shortName(), s.gc().id()));
+            process = new RuntimeBuilder().build(s);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new Unavailable("--emulate " + scenario + ": " + e.getMessage());
+        }
+        NativeCalls calls = inProcess ? process.nativeCalls() : null;
+        List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
+        try {
+            Target target = new TargetOpener(ProfileLoader.builtIn()).open(inProcess ? calls.memory() : process.memory(), files, Optional.empty());
+            return new EmulatedTarget(process, target, calls);
+        } catch (TargetException e) {
+            throw new Unavailable("the emulated process cannot be opened: " + e.getMessage());
+        }
+    }
+}
