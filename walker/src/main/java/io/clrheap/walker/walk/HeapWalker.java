@@ -182,8 +182,45 @@ public final class HeapWalker {
 
     private WalkSummary walkRegion(Region region, ObjectVisitor visitor, MethodTableCache cache) {
         WalkSummary summary = new RegionWalk(region, visitor, cache, contextsIn(region)).run();
+        if (releaseWalked) {
+            release(region);
+        }
         walkedBytes.addAndGet(region.objectBytes());
         return summary;
+    }
+
+    /**
+     * Whether a region's pages are given back after its walk, where the memory is a file mapped into this process
+     * ({@link MemorySegment#unload}): they count in the process's resident size otherwise, so that walking a dump maps
+     * all of it. Reading them again later is correct (the kernel reads them back from the file), only slower; memory
+     * that is not a file mapping is never touched. Off by default: set it for a walk that reads each region once.
+     */
+    public HeapWalker releaseWalkedMemory(boolean release) {
+        this.releaseWalked = release;
+        return this;
+    }
+
+    private volatile boolean releaseWalked;
+
+    private void release(Region region) {
+        long address = region.mem();
+        long end = region.end();
+        while (Long.compareUnsigned(address, end) < 0) {
+            MemorySegment view = memory.contiguous(address);
+            if (view == null || view.byteSize() == 0) {
+                long next = nextPresent(address + 1);
+                if (next < 0 || Long.compareUnsigned(next, address) <= 0) {
+                    return;
+                }
+                address = next;
+                continue;
+            }
+            long length = Math.min(view.byteSize(), end - address);
+            if (view.isMapped()) {
+                view.asSlice(0, length).unload();
+            }
+            address += length;
+        }
     }
 
     /** The state of one region's walk. */
