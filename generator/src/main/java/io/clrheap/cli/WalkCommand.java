@@ -256,6 +256,7 @@ final class WalkCommand implements Callable<Integer> {
         DumpHeapStat stat = new DumpHeapStat();
         long[] problems = {heap.problems().size()};
         long start = System.nanoTime();
+        walker.releaseWalkedMemory(true); // each region is read once: its pages need not stay resident
         walker.walkRegions(StatWithProblems::new, part -> {
             stat.merge(part.stat);
             problems[0] += part.problems;

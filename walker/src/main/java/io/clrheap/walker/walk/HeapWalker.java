@@ -29,6 +29,11 @@ import java.util.function.Supplier;
 public final class HeapWalker {
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** How far ahead of the object being read the walk touches memory ({@link RegionWalk#touchAhead}). */
+    private static final long AHEAD = Long.getLong("clrheap.walk.ahead", 256);
+    /** Where a region walk leaves what its reads ahead read (nothing uses it). */
+    @SuppressWarnings("unused")
+    private static volatile long touched;
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final Memory memory;
@@ -177,8 +182,45 @@ public final class HeapWalker {
 
     private WalkSummary walkRegion(Region region, ObjectVisitor visitor, MethodTableCache cache) {
         WalkSummary summary = new RegionWalk(region, visitor, cache, contextsIn(region)).run();
+        if (releaseWalked) {
+            release(region);
+        }
         walkedBytes.addAndGet(region.objectBytes());
         return summary;
+    }
+
+    /**
+     * Whether a region's pages are given back after its walk, where the memory is a file mapped into this process
+     * ({@link MemorySegment#unload}): they count in the process's resident size otherwise, so that walking a dump maps
+     * all of it. Reading them again later is correct (the kernel reads them back from the file), only slower; memory
+     * that is not a file mapping is never touched. Off by default: set it for a walk that reads each region once.
+     */
+    public HeapWalker releaseWalkedMemory(boolean release) {
+        this.releaseWalked = release;
+        return this;
+    }
+
+    private volatile boolean releaseWalked;
+
+    private void release(Region region) {
+        long address = region.mem();
+        long end = region.end();
+        while (Long.compareUnsigned(address, end) < 0) {
+            MemorySegment view = memory.contiguous(address);
+            if (view == null || view.byteSize() == 0) {
+                long next = nextPresent(address + 1);
+                if (next < 0 || Long.compareUnsigned(next, address) <= 0) {
+                    return;
+                }
+                address = next;
+                continue;
+            }
+            long length = Math.min(view.byteSize(), end - address);
+            if (view.isMapped()) {
+                view.asSlice(0, length).unload();
+            }
+            address += length;
+        }
     }
 
     /** The state of one region's walk. */
@@ -188,6 +230,7 @@ public final class HeapWalker {
         private final MethodTableCache cache;
         private long[] contexts;
         private final long end;
+        private final long countOffset = rules.componentCountOffset();
         private int nextContext;
         private int problems;
         private ProblemKind pendingKind;
@@ -203,6 +246,8 @@ public final class HeapWalker {
         private MemorySegment window;
         private long windowStart;
         private long windowLongs;
+        /** What {@link #touchAhead} read, kept so that the reads are not optimised away. */
+        private long sink;
 
         RegionWalk(Region region, ObjectVisitor visitor, MethodTableCache cache, long[] contexts) {
             this.region = region;
@@ -237,6 +282,7 @@ public final class HeapWalker {
                         : String.format("%s; no plausible object follows, the rest of the region is skipped", pendingDetail));
                 address = resumed;
             }
+            touched = sink; // published once per region, so that the reads ahead are kept
             return new WalkSummary(objects, bytes, problems);
         }
 
@@ -300,24 +346,29 @@ public final class HeapWalker {
         /** Visits the object at {@code address}; returns the next address, or -1 after reporting a problem. */
         private long visit(long address) {
             long word;
-            int entry;
+            long info;
             long count = 0;
             try {
                 word = readLong(address);
+                touchAhead(address);
                 long mt = word & rules.methodTableMask();
                 if (mt == 0) {
                     return pending(ProblemKind.NULL_METHOD_TABLE, "the MethodTable word is 0x" + Long.toHexString(word));
                 }
-                entry = cache.lookup(mt);
-                if (entry == MethodTableCache.INVALID) {
+                info = cache.lookup(mt);
+                if (info == MethodTableCache.INVALID) {
                     return pending(ProblemKind.BAD_METHOD_TABLE, String.format(
                             "MethodTable 0x%x is unreadable or has an implausible BaseSize", mt));
                 }
-                int component = cache.componentSize(entry);
-                if (component != 0) {
-                    count = Integer.toUnsignedLong(readInt(address + rules.componentCountOffset()));
+                int component = MethodTableCache.componentSize(info);
+                long countAt = address + countOffset - windowStart;
+                if (Long.compareUnsigned(countAt, windowLongs) < 0) {
+                    // read whether or not the type has components (no branch on the type); ignored when it has none
+                    count = Integer.toUnsignedLong(window.get(U32, countAt)) & -(long) Integer.signum(component);
+                } else if (component != 0) {
+                    count = Integer.toUnsignedLong(readInt(address + countOffset));
                 }
-                long size = rules.size(cache.baseSize(entry), component, count);
+                long size = rules.size(MethodTableCache.baseSize(info), component, count);
                 long step = rules.step(size);
                 if (Long.compareUnsigned(step, end - address) > 0) {
                     return pending(ProblemKind.OBJECT_PAST_REGION_END, String.format(
@@ -340,6 +391,18 @@ public final class HeapWalker {
                 return window.get(U64, at);
             }
             return refill(address) ? window.get(U64, 0) : memory.readLong(address);
+        }
+
+        /**
+         * Reads a word {@link #AHEAD} bytes further on when the window holds it, and keeps it in {@link #sink}:
+         * the walk's reads depend on one another (each object's size gives the next address), so the memory they
+         * wait for is asked for early by a read that nothing waits for — a prefetch, as Java offers none.
+         */
+        private void touchAhead(long address) {
+            long at = address + AHEAD - windowStart;
+            if (Long.compareUnsigned(at, windowLongs) < 0) {
+                sink ^= window.get(U64, at);
+            }
         }
 
         /** The 4 bytes at {@code address}, as {@link #readLong} reads them. */
@@ -403,13 +466,14 @@ public final class HeapWalker {
             if (mt == 0) {
                 return -1;
             }
-            int entry = cache.lookup(mt);
-            if (entry == MethodTableCache.INVALID) {
+            long info = cache.lookup(mt);
+            if (info == MethodTableCache.INVALID) {
                 return -1;
             }
-            long count = cache.componentSize(entry) == 0 ? 0
+            int component = MethodTableCache.componentSize(info);
+            long count = component == 0 ? 0
                     : Integer.toUnsignedLong(memory.readInt(address + rules.componentCountOffset()));
-            long step = rules.step(rules.size(cache.baseSize(entry), cache.componentSize(entry), count));
+            long step = rules.step(rules.size(MethodTableCache.baseSize(info), component, count));
             return Long.compareUnsigned(step, end - address) <= 0 ? address + step : -1;
         }
 
