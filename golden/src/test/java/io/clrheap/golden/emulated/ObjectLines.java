@@ -22,8 +22,13 @@ final class ObjectLines {
 
     /** Walks {@code heap}; every problem the walk reports is added to {@code problems}. */
     static List<String> walked(Target target, DiscoveredHeap heap, List<String> problems) {
+        return walked(new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT), heap, problems);
+    }
+
+    /** Walks with {@code walker}; every problem the walk reports is added to {@code problems}. */
+    static List<String> walked(HeapWalker walker, DiscoveredHeap heap, List<String> problems) {
         List<String> walked = new ArrayList<>();
-        new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
+        walker.walk(new ObjectVisitor() {
             @Override
             public void object(long address, long mt, long size, Region region) {
                 walked.add(line(address, mt, size, region.heap(), region.kind().id()));
