@@ -1,8 +1,6 @@
 package io.clrheap.cli;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.layout.GcFlavor;
-import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
@@ -25,8 +23,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code clrheap explain}: narrates how the heap is found, read by read, or how one object's size and successor follow. */
 @Command(
@@ -61,19 +59,8 @@ import picocli.CommandLine.Parameters;
         })
 final class ExplainCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "DUMP", description = "An ELF core (or DUMP.xz), a minidump, or a fixture bundle of a .NET process.")
-    Path dump;
-
-    @Option(names = "--emulate", paramLabel = "SCENARIO", description = "Explain an emulated process built from this scenario (a built-in name or a JSON file) instead of a dump.")
-    String emulate;
-
-    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
-            description = "With --emulate: the runtime version (default: the scenario's).")
-    RuntimeVersion runtime;
-
-    @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
-            description = "With --emulate: the GC flavour (default: the scenario's).")
-    GcFlavor gc;
+    @Mixin
+    HeapSource source = new HeapSource();
 
     @Option(names = "--in-process", description = "With --emulate: narrate the in-process path (native calls into the process) instead of the dump path.")
     boolean inProcess;
@@ -97,28 +84,19 @@ final class ExplainCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if ((dump == null) == (emulate == null)) {
-            throw usage("give either a DUMP or --emulate SCENARIO");
-        }
-        if (emulate == null && (runtime != null || gc != null || inProcess)) {
-            throw usage("--runtime, --gc and --in-process go with --emulate");
-        }
-        if (emulate != null && module != null) {
+        source.checkChoice(spec.commandLine(), true, inProcess);
+        if (source.emulated() && module != null) {
             throw usage("--module goes with a DUMP");
         }
         long address = object == null ? 0 : parseAddress(object);
         if (names != null && !Files.isRegularFile(names)) {
             throw usage("--names " + names + ": no such file");
         }
-        if (emulate != null) {
+        if (source.emulated()) {
             return explainEmulated(out, err, address);
         }
-        if (Files.isDirectory(dump)) {
-            throw usage(dump + " is a directory, not a dump");
-        }
-        if (!Files.exists(dump)) {
-            throw usage("no such file: " + dump);
-        }
+        source.checkDump(spec.commandLine());
+        Path dump = source.dump;
         if (module != null && !Files.isRegularFile(module)) {
             throw usage("--module " + module + ": no such file");
         }
@@ -161,7 +139,7 @@ final class ExplainCommand implements Callable<Integer> {
     private int explainEmulated(PrintWriter out, PrintWriter err, long address) throws IOException {
         EmulatedTarget emulated;
         try {
-            emulated = EmulatedTarget.open(emulate, runtime, gc, inProcess, line -> err.println("clrheap: " + line));
+            emulated = source.openEmulated(inProcess, line -> err.println("clrheap: " + line));
         } catch (EmulatedTarget.Unavailable e) {
             err.println("clrheap explain: " + e.getMessage());
             return WalkCommand.EXIT_CANNOT_OPEN;

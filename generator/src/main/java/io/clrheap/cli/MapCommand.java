@@ -3,8 +3,6 @@ package io.clrheap.cli;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.generator.map.MapHtmlWriter;
 import io.clrheap.generator.map.MapPage;
-import io.clrheap.layout.GcFlavor;
-import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.walker.discovery.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.map.HeapMap;
@@ -26,8 +24,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code clrheap map DUMP --html OUT.html}: draws the GC heap of a dump as one self-contained HTML page. */
 @Command(
@@ -54,22 +52,11 @@ import picocli.CommandLine.Parameters;
         })
 final class MapCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "DUMP", description = "An ELF core (or DUMP.xz), a minidump, or a fixture bundle of a .NET process.")
-    Path dump;
+    @Mixin
+    HeapSource source = new HeapSource();
 
     @Option(names = "--html", required = true, paramLabel = "OUT.html", description = "The page to write (replaced atomically if it exists).")
     Path html;
-
-    @Option(names = "--emulate", paramLabel = "SCENARIO", description = "Draw an emulated process built from this scenario (a built-in name or a JSON file) instead of a dump.")
-    String emulate;
-
-    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
-            description = "With --emulate: the runtime version (default: the scenario's).")
-    RuntimeVersion runtime;
-
-    @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
-            description = "With --emulate: the GC flavour (default: the scenario's).")
-    GcFlavor gc;
 
     @Option(names = "--names", paramLabel = "FILE", description = "Type names: lines of 'mt type' or 'address size mt type' (live-objects.txt).")
     Path names;
@@ -94,12 +81,7 @@ final class MapCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         CommandLine cli = spec.commandLine();
-        if ((dump == null) == (emulate == null)) {
-            throw new CommandLine.ParameterException(cli, "give either a DUMP or --emulate SCENARIO");
-        }
-        if (emulate == null && (runtime != null || gc != null)) {
-            throw new CommandLine.ParameterException(cli, "--runtime and --gc go with --emulate");
-        }
+        source.checkChoice(cli, false, false);
         if (maxObjects < 0) {
             throw new CommandLine.ParameterException(cli, "--max-objects must be 0 or more");
         }
@@ -115,15 +97,11 @@ final class MapCommand implements Callable<Integer> {
         if (module != null && !Files.isRegularFile(module)) {
             throw new CommandLine.ParameterException(cli, "--module " + module + ": no such file");
         }
-        if (emulate != null) {
+        if (source.emulated()) {
             return mapEmulated(out, err);
         }
-        if (Files.isDirectory(dump)) {
-            throw new CommandLine.ParameterException(cli, dump + " is a directory, not a dump");
-        }
-        if (!Files.exists(dump)) {
-            throw new CommandLine.ParameterException(cli, "no such file: " + dump);
-        }
+        source.checkDump(cli);
+        Path dump = source.dump;
         try (OpenedDump opened = OpenedDump.open(dump, note -> note(err, note))) {
             // --names wins; a clrheap fixture carries its own names
             TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(opened.typeNames());
@@ -148,7 +126,7 @@ final class MapCommand implements Callable<Integer> {
     private int mapEmulated(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
         EmulatedTarget emulated;
         try {
-            emulated = EmulatedTarget.open(emulate, runtime, gc, false, line -> note(err, line));
+            emulated = source.openEmulated(false, line -> note(err, line));
         } catch (EmulatedTarget.Unavailable e) {
             err.println("clrheap map: " + e.getMessage());
             return WalkCommand.EXIT_CANNOT_OPEN;

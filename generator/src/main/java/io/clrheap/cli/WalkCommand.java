@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.layout.GcFlavor;
-import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.discovery.InProcessRoute;
@@ -39,8 +37,8 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code clrheap walk DUMP}: finds the GC heap in a dump without the DAC and reports on it. */
 @Command(
@@ -70,19 +68,8 @@ final class WalkCommand implements Callable<Integer> {
 
     static final int EXIT_CANNOT_OPEN = 3;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "DUMP", description = "An ELF core (or DUMP.xz), a minidump, or a fixture bundle of a .NET process.")
-    Path dump;
-
-    @Option(names = "--emulate", paramLabel = "SCENARIO", description = "Walk an emulated process built from this scenario (a built-in name or a JSON file) instead of a dump.")
-    String emulate;
-
-    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
-            description = "With --emulate: the runtime version (default: the scenario's).")
-    RuntimeVersion runtime;
-
-    @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
-            description = "With --emulate: the GC flavour (default: the scenario's).")
-    GcFlavor gc;
+    @Mixin
+    HeapSource source = new HeapSource();
 
     @Option(names = "--in-process", description = "With --emulate: discover the heap through native calls into the process (DiagDescrGenerations) instead of g_dacTable.")
     boolean inProcess;
@@ -129,24 +116,15 @@ final class WalkCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if ((dump == null) == (emulate == null)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give either a DUMP or --emulate SCENARIO");
-        }
-        if (emulate == null && (runtime != null || gc != null || inProcess)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--runtime, --gc and --in-process go with --emulate");
-        }
+        source.checkChoice(spec.commandLine(), true, inProcess);
         if (parallel < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
         }
-        if (emulate != null) {
+        if (source.emulated()) {
             return walkEmulated(out, err);
         }
-        if (Files.isDirectory(dump)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), dump + " is a directory, not a dump");
-        }
-        if (!Files.exists(dump)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no such file: " + dump);
-        }
+        source.checkDump(spec.commandLine());
+        Path dump = source.dump;
         if (names != null && !Files.isRegularFile(names)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--names " + names + ": no such file");
         }
@@ -193,7 +171,7 @@ final class WalkCommand implements Callable<Integer> {
     private int walkEmulated(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
         EmulatedTarget emulated;
         try {
-            emulated = EmulatedTarget.open(emulate, runtime, gc, inProcess, line -> note(err, line));
+            emulated = source.openEmulated(inProcess, line -> note(err, line));
         } catch (EmulatedTarget.Unavailable e) {
             err.println("clrheap walk: " + e.getMessage());
             return EXIT_CANNOT_OPEN;
