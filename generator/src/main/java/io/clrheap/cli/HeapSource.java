@@ -11,8 +11,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * Where walk, map and explain find a heap: a dump file, or {@code --emulate SCENARIO} (with {@code --runtime} and
- * {@code --gc}) for an emulated process built in memory. A picocli mixin, so the three commands declare and check it once.
+ * Where walk, map and explain find a heap: a dump file, {@code --emulate SCENARIO} (with {@code --runtime} and
+ * {@code --gc}) for an emulated process built in memory, or {@code --pid PID} for a running process (walk only, so
+ * far). A picocli mixin, so the three commands declare and check it once.
  */
 final class HeapSource {
 
@@ -21,6 +22,9 @@ final class HeapSource {
 
     @Option(names = "--emulate", paramLabel = "SCENARIO", description = "An emulated process built from this scenario (a built-in name or a JSON file) instead of a dump.")
     String emulate;
+
+    @Option(names = "--pid", paramLabel = "PID", description = "A running .NET process instead of a dump (walk only; needs ptrace rights over it).")
+    Integer pid;
 
     @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
             description = "With --emulate: the runtime version (default: the scenario's).")
@@ -34,13 +38,30 @@ final class HeapSource {
         return emulate != null;
     }
 
-    /**
-     * Exactly one of DUMP and {@code --emulate}; {@code --runtime}, {@code --gc} and, for commands that have it,
-     * {@code --in-process} only with {@code --emulate}.
-     */
+    boolean live() {
+        return pid != null;
+    }
+
+    /** As {@link #checkChoice(CommandLine, boolean, boolean, boolean)} for a command that cannot read a running process. */
     void checkChoice(CommandLine cli, boolean hasInProcess, boolean inProcess) {
-        if ((dump == null) == (emulate == null)) {
-            throw new CommandLine.ParameterException(cli, "give either a DUMP or --emulate SCENARIO");
+        checkChoice(cli, hasInProcess, inProcess, false);
+    }
+
+    /**
+     * Exactly one of DUMP, {@code --emulate} and (where {@code takesPid}) {@code --pid}; {@code --runtime}, {@code --gc}
+     * and, for commands that have it, {@code --in-process} only with {@code --emulate}.
+     */
+    void checkChoice(CommandLine cli, boolean hasInProcess, boolean inProcess, boolean takesPid) {
+        if (pid != null && !takesPid) {
+            throw new CommandLine.ParameterException(cli, "--pid goes with walk only: take a dump of the process and give it as DUMP");
+        }
+        int given = (dump == null ? 0 : 1) + (emulate == null ? 0 : 1) + (pid == null ? 0 : 1);
+        if (given != 1) {
+            String choices = takesPid ? "a DUMP, --emulate SCENARIO or --pid PID" : "a DUMP or --emulate SCENARIO";
+            throw new CommandLine.ParameterException(cli, given == 0 ? "give either " + choices : "give only one of " + choices);
+        }
+        if (pid != null && pid <= 0) {
+            throw new CommandLine.ParameterException(cli, "--pid must be a process id (a positive number), not " + pid);
         }
         if (emulate == null && (runtime != null || gc != null || inProcess)) {
             throw new CommandLine.ParameterException(cli, hasInProcess ? "--runtime, --gc and --in-process go with --emulate"

@@ -18,7 +18,12 @@ import io.clrheap.walker.report.HandleInfo;
 import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.report.ProblemCollector;
 import io.clrheap.walker.report.TypeNames;
+import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.live.LiveProcess;
+import io.clrheap.walker.source.live.LiveProcessException;
+import io.clrheap.walker.source.live.ProcessSuspension;
+import io.clrheap.walker.target.TargetOpener;
 import io.clrheap.walker.source.minidump.MinidumpFormatException;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetException;
@@ -44,13 +49,15 @@ import picocli.CommandLine.Option;
 @Command(
         name = "walk",
         mixinStandardHelpOptions = true,
-        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, without the DAC.",
+        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, or of a running process, without the DAC.",
             "The dump is a Linux x64 ELF core (.xz accepted),",
             "a Windows x64 minidump, or a clrheap fixture bundle (.clrheap.tar.xz).",
             "The runtime build and GC flavour are read from the dump itself.",
             "With --emulate, the walk is over an emulated process instead, built in memory from a scenario;",
             "--in-process then finds its heap the source article's way: a thread's allocation context -> gc_reserved_1",
-            "-> GCHeap -> vtable slot 69 DiagDescrGenerations, called as a native function, and the frozen segment list."},
+            "-> GCHeap -> vtable slot 69 DiagDescrGenerations, called as a native function, and the frozen segment list.",
+            "With --pid, the walk reads a running Linux process's memory (process_vm_readv) with the same discovery;",
+            "--suspend stops every thread of it (ptrace) for the walk and resumes them after, also on errors and Ctrl-C."},
         footer = {
             "",
             "Examples:",
@@ -60,9 +67,12 @@ import picocli.CommandLine.Option;
             "  ./clrheap walk golden/real/net9-wks/core.xz --handles --json",
             "  ./clrheap walk golden/real/net8-nomodule/core.xz --module Sarif.Multitool --verify",
             "  ./clrheap walk --emulate every-edge --runtime net10 --in-process --eeheap",
+            "  ./clrheap walk --pid 4242 --stat",
+            "  sudo ./clrheap walk --pid 4242 --verify --suspend",
             "",
-            "Exit codes: 0 success; 1 problems found (--verify) or a failure; 2 bad usage;",
-            "3 the dump cannot be opened as a .NET process (not a core, unknown build, module headers missing)."
+            "Exit codes: 0 success; 1 problems found (--verify) or a failure (the process exited mid-walk); 2 bad usage",
+            "(no such process); 3 the dump or process cannot be opened as a .NET process (not a core, not .NET,",
+            "unknown build, module headers missing, permission denied)."
         })
 final class WalkCommand implements Callable<Integer> {
 
@@ -70,6 +80,9 @@ final class WalkCommand implements Callable<Integer> {
 
     @Mixin
     HeapSource source = new HeapSource();
+
+    @Option(names = "--suspend", description = "With --pid: stop every thread of the process (ptrace) while it is walked; they run again afterwards.")
+    boolean suspend;
 
     @Option(names = "--in-process", description = "With --emulate: discover the heap through native calls into the process (DiagDescrGenerations) instead of g_dacTable.")
     boolean inProcess;
@@ -112,22 +125,31 @@ final class WalkCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Whether the walked memory is a mapped file whose pages --stat may give back once walked. */
+    private boolean releasable = true;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        source.checkChoice(spec.commandLine(), true, inProcess);
+        source.checkChoice(spec.commandLine(), true, inProcess, true);
         if (parallel < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1");
+        }
+        if (suspend && !source.live()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--suspend goes with --pid");
+        }
+        if (names != null && !Files.isRegularFile(names)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--names " + names + ": no such file");
         }
         if (source.emulated()) {
             return walkEmulated(out, err);
         }
+        if (source.live()) {
+            return walkLive(out, err);
+        }
         source.checkDump(spec.commandLine());
         Path dump = source.dump;
-        if (names != null && !Files.isRegularFile(names)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--names " + names + ": no such file");
-        }
         if (module != null && !Files.isRegularFile(module)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--module " + module + ": no such file");
         }
@@ -162,9 +184,76 @@ final class WalkCommand implements Callable<Integer> {
                     heap.regionsByAddress().size(), target.module().base());
         }
         HeapWalker walker = new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
+        // a live process is read into fresh copies: no mapped pages to give back (and looking for them would read it all again)
+        releasable = !(target.memory() instanceof LiveProcess);
         try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
             return report(out, err, target, heap, walker, typeNames);
         }
+    }
+
+    /**
+     * {@code --pid}: walks a running process, found the way a dump's runtime is (the runtime module's exports, read from
+     * its memory); with {@code --suspend} every thread of it is stopped for the walk and resumed after.
+     */
+    private int walkLive(PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
+        int pid = source.pid;
+        ProcessSuspension suspension = null;
+        try {
+            if (suspend) {
+                suspension = ProcessSuspension.suspend(pid);
+                note(err, String.format("suspended %d threads of process %d", suspension.threads().size(), pid));
+            }
+            try (LiveProcess process = LiveProcess.open(pid)) {
+                TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(Map.of());
+                Target target;
+                try {
+                    target = new TargetOpener(ProfileLoader.builtIn()).open(process, process.mappedFiles(), Optional.ofNullable(module));
+                } catch (TargetException e) {
+                    err.println("clrheap walk: " + (e.kind() == TargetException.Kind.NOT_A_RUNTIME
+                            ? notDotNet(process) : process.describe() + ": " + e.getMessage()));
+                    return EXIT_CANNOT_OPEN;
+                }
+                if (!suspend) {
+                    note(err, "the process runs while it is walked: objects it allocates or moves meanwhile may be missed or reported as problems (--suspend stops it)");
+                }
+                return walk(out, err, process.describe(), target, new HeapDiscovery(target).discover(), typeNames);
+            }
+        } catch (RuntimeException e) {
+            LiveProcessException live = liveCause(e);
+            if (live == null) {
+                throw e;
+            }
+            err.println("clrheap walk: " + live.getMessage());
+            return switch (live.kind()) {
+                case NO_SUCH_PROCESS -> 2;
+                case PERMISSION_DENIED -> EXIT_CANNOT_OPEN;
+                case EXITED, FAILED -> 1;
+            };
+        } finally {
+            if (suspension != null) {
+                suspension.close();
+                note(err, "resumed process " + pid);
+            }
+        }
+    }
+
+    /** Not .NET: which modules were looked at, and whether a libcoreclr.so is there at all. */
+    private static String notDotNet(LiveProcess process) {
+        long files = process.mappedFiles().stream().filter(f -> f.fileOffset() == 0).map(f -> f.path()).distinct().count();
+        boolean coreclr = process.mappedFiles().stream().anyMatch(f -> f.path().endsWith("/libcoreclr.so"));
+        return process.describe() + " is not a .NET process: " + (coreclr
+                ? "it maps libcoreclr.so, but no mapped module exports g_dacTable (the runtime is not CoreCLR 8/9/10, or not started yet)"
+                : "no libcoreclr.so in its maps, and none of its " + files + " mapped files is a single-file host with the runtime linked in (exports g_dacTable)");
+    }
+
+    /** The LiveProcessException behind {@code e} (a region walk on another thread wraps what it met), or null. */
+    private static LiveProcessException liveCause(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof LiveProcessException live) {
+                return live;
+            }
+        }
+        return null;
     }
 
     /** {@code --emulate}: builds the scenario's process in memory and walks it, through the dump path or in-process. */
@@ -234,7 +323,7 @@ final class WalkCommand implements Callable<Integer> {
         DumpHeapStat stat = new DumpHeapStat();
         long[] problems = {heap.problems().size()};
         long start = System.nanoTime();
-        walker.releaseWalkedMemory(true); // each region is read once: its pages need not stay resident
+        walker.releaseWalkedMemory(releasable); // each region is read once: its pages need not stay resident
         walker.walkRegions(StatWithProblems::new, part -> {
             stat.merge(part.stat);
             problems[0] += part.problems;

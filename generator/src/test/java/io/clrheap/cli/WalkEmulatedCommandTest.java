@@ -43,7 +43,7 @@ class WalkEmulatedCommandTest {
     @Test
     void aDumpAndEmulateTogetherOrInProcessWithoutEmulateAreUsageErrors() {
         assertThat(run("walk", "x.core", "--emulate", "default").exitCode()).isEqualTo(2);
-        assertThat(run("walk").err()).contains("give either a DUMP or --emulate SCENARIO");
+        assertThat(run("walk").err()).contains("give either a DUMP, --emulate SCENARIO or --pid PID");
         Outcome r = run("walk", "x.core", "--in-process");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("go with --emulate");
