@@ -112,6 +112,11 @@ final class ProcFiles {
         return null;
     }
 
+    /** A field of /proc/PID/status (e.g. {@code PPid}), or null when it cannot be read. */
+    static String status(int pid, String field) {
+        return taskStatus(pid, pid, field);
+    }
+
     /** /proc/sys/kernel/yama/ptrace_scope, or null without Yama. */
     static String yamaPtraceScope() {
         try {

@@ -23,8 +23,9 @@ import java.util.concurrent.TimeoutException;
  * made on one thread of this class's own. A signal that reaches a thread while it is being stopped is delivered
  * to it, not swallowed.
  *
- * <p>Do not suspend a child of this JVM: the JDK's process reaper waits for its children, and a traced child's
- * stop would be reported to it as the child's end.
+ * <p>A child of this JVM is refused: the JDK's process reaper waits for its children, and the kernel reports a
+ * traced child's stops to its parent (the tracer's process) even without {@code WUNTRACED}, so the reaper would take
+ * the stop for the child's end (seen: {@code Process.isAlive()} false, and a blocking waitpid here never returning).
  */
 public final class ProcessSuspension implements AutoCloseable {
 
@@ -33,6 +34,8 @@ public final class ProcessSuspension implements AutoCloseable {
     /** Stops of one thread waited through (signal-delivery stops before the interrupt's) before giving up on it. */
     private static final int MAX_STOPS = 64;
     private static final long DETACH_TIMEOUT_SECONDS = 10;
+    /** How long one thread may take to reach its stop. */
+    private static final long STOP_TIMEOUT_MILLIS = 5_000;
 
     private final int pid;
     private final ExecutorService tracer;
@@ -62,6 +65,10 @@ public final class ProcessSuspension implements AutoCloseable {
         }
         if (pid == ProcessHandle.current().pid()) {
             throw new LiveProcessException(LiveProcessException.Kind.FAILED, pid, "cannot suspend this process itself (" + pid + ")");
+        }
+        if (Long.toString(ProcessHandle.current().pid()).equals(ProcFiles.status(pid, "PPid"))) {
+            throw new LiveProcessException(LiveProcessException.Kind.FAILED, pid, "cannot suspend process " + pid
+                    + ": it is a child of this JVM, whose process reaper would take its ptrace stops for its end; start it from another process");
         }
         ProcessSuspension s = new ProcessSuspension(pid);
         Runtime.getRuntime().addShutdownHook(s.hook);
@@ -192,13 +199,18 @@ public final class ProcessSuspension implements AutoCloseable {
 
     /**
      * Waits until {@code tid} is in the stop PTRACE_INTERRUPT asked for; a signal that stops it first is passed on to it
-     * (PTRACE_CONT with the signal) and the wait goes on. False when the thread ended instead.
+     * (PTRACE_CONT with the signal) and the wait goes on. False when the thread ended instead. Polls
+     * ({@code WNOHANG}) and gives up after {@value #STOP_TIMEOUT_MILLIS} ms, so that a stop reported elsewhere can never
+     * hang the walk; a thread that /proc shows in a tracing stop ({@code t}) is stopped however it was reported.
      */
     private boolean waitForStop(int tid) {
         int[] status = new int[1];
-        for (int i = 0; i < MAX_STOPS; i++) {
+        int signals = 0;
+        long deadline = System.nanoTime() + STOP_TIMEOUT_MILLIS * 1_000_000L;
+        while (true) {
+            int reported;
             try {
-                LibC.waitpid(tid, status, LibC.__WALL);
+                reported = LibC.waitpid(tid, status, LibC.__WALL | LibC.WNOHANG);
             } catch (LastErrorException e) {
                 if (e.getErrorCode() == LibC.EINTR) {
                     continue;
@@ -210,6 +222,22 @@ public final class ProcessSuspension implements AutoCloseable {
                 throw new LiveProcessException(LiveProcessException.Kind.FAILED, pid, String.format(
                         "waitpid for thread %d of process %d failed: errno %d", tid, pid, e.getErrorCode()), e);
             }
+            if (reported == 0) {
+                String state = ProcFiles.taskStatus(pid, tid, "State");
+                if (state == null) {
+                    attached.remove(tid);
+                    return false; // ended
+                }
+                if (state.startsWith("t") && System.nanoTime() - deadline > -STOP_TIMEOUT_MILLIS * 1_000_000L / 2) {
+                    return true; // stopped for a while and nothing reported to this thread: stopped all the same
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new LiveProcessException(LiveProcessException.Kind.FAILED, pid, String.format(
+                            "thread %d of process %d did not stop within %d ms (state %s)", tid, pid, STOP_TIMEOUT_MILLIS, state));
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                continue;
+            }
             int s = status[0];
             boolean stopped = (s & 0xff) == 0x7f;
             if (!stopped) {
@@ -219,6 +247,10 @@ public final class ProcessSuspension implements AutoCloseable {
             if ((s >>> 16) == LibC.PTRACE_EVENT_STOP) {
                 return true;
             }
+            if (++signals > MAX_STOPS) {
+                throw new LiveProcessException(LiveProcessException.Kind.FAILED, pid, String.format(
+                        "thread %d of process %d did not stop after %d signals", tid, pid, MAX_STOPS));
+            }
             int signal = (s >>> 8) & 0xff;
             try {
                 LibC.ptrace(LibC.PTRACE_CONT, tid, null, new com.sun.jna.Pointer(signal));
@@ -227,8 +259,6 @@ public final class ProcessSuspension implements AutoCloseable {
                 return false;
             }
         }
-        throw new LiveProcessException(LiveProcessException.Kind.FAILED, pid, String.format(
-                "thread %d of process %d did not stop after %d signals", tid, pid, MAX_STOPS));
     }
 
     private void detachAll() {

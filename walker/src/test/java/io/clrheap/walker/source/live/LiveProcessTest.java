@@ -167,6 +167,38 @@ class LiveProcessTest {
     }
 
     @Test
+    void aSuspendingJvmEndedByASignalResumesTheProcess() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        try (Detached sleep = Detached.start(dir, "sleep", "60");
+             Detached suspender = Detached.start(dir, java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                     SuspendAndWait.class.getName(), Long.toString(sleep.pid()))) {
+            assertThat(suspender.firstLine(60)).isEqualTo("SUSPENDED 1");
+            int pid = (int) sleep.pid();
+            assertThat(ProcFiles.taskStatus(pid, pid, "State")).startsWith("t");
+            ProcessHandle.of(suspender.pid()).orElseThrow().destroy(); // SIGTERM, as Ctrl-C's SIGINT: the shutdown hook runs
+            for (int i = 0; i < 400 && !suspender.deadOrZombie(); i++) {
+                Thread.sleep(25);
+            }
+            assertThat(ProcFiles.taskStatus(pid, pid, "TracerPid")).isEqualTo("0");
+            assertThat(ProcFiles.taskStatus(pid, pid, "State")).doesNotStartWith("t");
+            assertThat(sleep.deadOrZombie()).isFalse();
+        }
+    }
+
+    @Test
+    void aChildOfThisJvmIsNotSuspended() throws Exception {
+        Process sleep = new ProcessBuilder("sleep", "60").start();
+        try {
+            assertThatThrownBy(() -> ProcessSuspension.suspend((int) sleep.pid())).isInstanceOfSatisfying(LiveProcessException.class,
+                    e -> assertThat(e.getMessage()).contains("it is a child of this JVM"));
+            assertThat(sleep.isAlive()).isTrue();
+            assertThat(ProcFiles.status((int) sleep.pid(), "TracerPid")).isEqualTo("0");
+        } finally {
+            sleep.destroyForcibly();
+        }
+    }
+
+    @Test
     void parsesMapsLines() {
         Mapping m = ProcFiles.parseMapsLine("7f12a4c00000-7f12a4e00000 r-xp 00021000 08:01 1234   /opt/my app/libcoreclr.so (deleted)",
                 Path.of("maps"));
