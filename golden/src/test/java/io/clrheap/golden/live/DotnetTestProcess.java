@@ -1,0 +1,302 @@
+package io.clrheap.golden.live;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real .NET process running our test program (HeapProbe.cs): it allocated known objects, forced full GCs (the first
+ * objects are in gen2, the later ones in gen0), printed where each object is and {@code READY}, and now waits on stdin
+ * without allocating, so its heap stays as reported until {@link #close()}.
+ *
+ * <pre>{@code
+ * try (DotnetTestProcess process = DotnetTestProcess.start(RealRuntime.NET9, true)) {
+ *     long pid = process.pid();
+ *     for (ReportedObject o : process.objects()) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>{@link #start} skips the test (JUnit assumption) when the runtime's npm package cannot be fetched or mcs is
+ * missing, unless {@code CLRHEAP_REQUIRE_RUNTIMES=1}; see {@link RealRuntimes}.
+ */
+public final class DotnetTestProcess implements AutoCloseable {
+
+    /** How long {@link #start} waits for {@code READY}. */
+    public static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /** How long {@link #close} waits for the process to exit after telling it to, before killing it. */
+    public static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
+
+    private final RealRuntime runtime;
+    private final boolean serverGc;
+    private final Process process;
+    private final Path stderr;
+    private final List<String> output;
+    private final List<ReportedObject> objects;
+    private final Map<String, ReportedObject> byLabel;
+    private final Map<String, Integer> generations;
+    private final int reportedHeapCount;
+    private final String reportedGc;
+    private Integer exitCode;
+
+    private DotnetTestProcess(RealRuntime runtime, boolean serverGc, Process process, Path stderr, List<String> output) {
+        this.runtime = runtime;
+        this.serverGc = serverGc;
+        this.process = process;
+        this.stderr = stderr;
+        this.output = List.copyOf(output);
+        List<ReportedObject> list = new ArrayList<>();
+        Map<String, ReportedObject> labels = new LinkedHashMap<>();
+        Map<String, Integer> gens = new LinkedHashMap<>();
+        int heaps = 0;
+        String gc = "unknown";
+        for (String line : output) {
+            String[] f = line.split(" ");
+            switch (f[0]) {
+                case "OBJ" -> {
+                    if (f.length != 7) {
+                        throw new IllegalStateException("bad OBJ line from the test program: " + line);
+                    }
+                    ReportedObject o = new ReportedObject(f[1], parseHex(f[2]), parseHex(f[3]), Long.parseLong(f[4]), f[5]);
+                    list.add(o);
+                    labels.put(o.label(), o);
+                    gens.put(o.label(), Integer.parseInt(f[6]));
+                }
+                case "HEAPS" -> heaps = Integer.parseInt(f[1]);
+                case "GC" -> gc = f[1];
+                default -> {
+                }
+            }
+        }
+        this.objects = Collections.unmodifiableList(list);
+        this.byLabel = Collections.unmodifiableMap(labels);
+        this.generations = Collections.unmodifiableMap(gens);
+        this.reportedHeapCount = heaps;
+        this.reportedGc = gc;
+    }
+
+    /**
+     * Starts {@code runtime} with our program (server GC: {@code DOTNET_gcServer=1}, {@code DOTNET_GCHeapCount=2};
+     * workstation: {@code DOTNET_gcServer=0}) and waits until it printed {@code READY}, at most {@link #READY_TIMEOUT}.
+     */
+    public static DotnetTestProcess start(RealRuntime runtime, boolean serverGc) {
+        RealRuntimes.Launch launch = RealRuntimes.launch(runtime, serverGc);
+        Path stderr;
+        Process process;
+        try {
+            stderr = Files.createTempFile("clrheap-" + runtime.id() + "-", ".stderr");
+            process = launch.processBuilder().redirectError(stderr.toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + launch.command(), e);
+        }
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        Object done = new Object();
+        boolean[] ready = {false};
+        boolean[] ended = {false};
+        Thread reader = Thread.ofVirtual().name("dotnet-" + process.pid() + "-stdout").start(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (ready[0]) {
+                        continue; // nothing comes after READY but the host's own output; keep the pipe drained
+                    }
+                    lines.add(line);
+                    if (line.equals("READY")) {
+                        synchronized (done) {
+                            ready[0] = true;
+                            done.notifyAll();
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+            synchronized (done) {
+                ended[0] = true;
+                done.notifyAll();
+            }
+        });
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        synchronized (done) {
+            while (!ready[0] && !ended[0]) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(done, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        if (!ready[0]) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(5, TimeUnit.SECONDS);
+                reader.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            String why = ended[0] ? "ended (exit " + (process.isAlive() ? "?" : process.exitValue()) + ")"
+                    : "printed no READY within " + READY_TIMEOUT.toSeconds() + " s (killed)";
+            throw new IllegalStateException(runtime + (serverGc ? " server" : " workstation") + " GC test process " + why
+                    + "\ncommand: " + String.join(" ", launch.command()) + "\nenvironment: " + launch.environment()
+                    + "\nstdout:\n" + tail(String.join("\n", lines)) + "\nstderr:\n" + tail(read(stderr)));
+        }
+        DotnetTestProcess started = new DotnetTestProcess(runtime, serverGc, process, stderr, lines);
+        if (started.objects.isEmpty()) {
+            started.close();
+            throw new IllegalStateException(runtime + " test process reported no objects:\n" + String.join("\n", lines));
+        }
+        return started;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public RealRuntime runtime() {
+        return runtime;
+    }
+
+    public boolean serverGc() {
+        return serverGc;
+    }
+
+    /** Every object the program reported, in its order: old ones (gen2, LOH, frozen strings) first, then young ones. */
+    public List<ReportedObject> objects() {
+        return objects;
+    }
+
+    /** The reported object labelled {@code label}. */
+    public ReportedObject object(String label) {
+        ReportedObject o = byLabel.get(label);
+        if (o == null) {
+            throw new NoSuchElementException("the test program reported no object " + label);
+        }
+        return o;
+    }
+
+    /** {@code GC.GetGeneration} of a reported object: 0, 1, 2 (also for LOH and POH objects), or 2147483647 for a frozen one. */
+    public int generation(ReportedObject o) {
+        return generations.get(o.label());
+    }
+
+    /**
+     * The number of GC heaps: what the program read from {@code GC.GetConfigurationVariables()} (8 and 9); 10.0's trimmed
+     * CoreLib lacks it, so there it is what was asked for: 2 for server GC ({@code DOTNET_GCHeapCount=2}), 1 otherwise.
+     */
+    public int heapCount() {
+        return reportedHeapCount > 0 ? reportedHeapCount : serverGc ? 2 : 1;
+    }
+
+    /** {@code server}, {@code workstation}, or {@code unknown} (10.0: the trimmed CoreLib cannot tell): what the program saw. */
+    public String reportedGc() {
+        return reportedGc;
+    }
+
+    /** Every line the program printed up to {@code READY} ({@code PID}, {@code RUNTIME}, {@code GC}, {@code GCCONFIG}, {@code HEAPS}, {@code OBJ}). */
+    public List<String> output() {
+        return output;
+    }
+
+    /** What the process wrote on stderr so far. */
+    public String stderr() {
+        return read(stderr);
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** The exit code once {@link #close()} ended the process (-1 if it had to be killed), else null. */
+    public Integer exitCode() {
+        return exitCode;
+    }
+
+    /** Tells the program to exit (a line on stdin), waits {@link #EXIT_TIMEOUT}, then kills it. */
+    @Override
+    public void close() {
+        if (exitCode != null) {
+            return;
+        }
+        try {
+            if (process.isAlive()) {
+                try (OutputStream in = process.getOutputStream()) {
+                    in.write('\n');
+                    in.flush();
+                } catch (IOException e) {
+                    // it ended already
+                }
+            }
+            if (process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                exitCode = process.exitValue();
+            } else {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+                exitCode = -1;
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            exitCode = -1;
+            Thread.currentThread().interrupt();
+        } finally {
+            removeLeftovers();
+        }
+    }
+
+    /** The stderr file, and the diagnostics socket a killed runtime leaves in /tmp. */
+    private void removeLeftovers() {
+        try {
+            Files.deleteIfExists(stderr);
+        } catch (IOException e) {
+            // a temp file
+        }
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        for (Path dir : new Path[]{tmp, Path.of("/tmp")}) {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path p : files.filter(p -> p.getFileName().toString().startsWith("dotnet-diagnostic-" + pid() + "-")).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            } catch (IOException e) {
+                // nothing to clean
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return runtime + (serverGc ? " server GC" : " workstation GC") + " pid " + pid();
+    }
+
+    private static long parseHex(String text) {
+        return Long.parseUnsignedLong(text.startsWith("0x") ? text.substring(2) : text, 16);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(unreadable: " + e + ")";
+        }
+    }
+
+    private static String tail(String text) {
+        return text.length() <= 4000 ? text : "..." + text.substring(text.length() - 4000);
+    }
+}

