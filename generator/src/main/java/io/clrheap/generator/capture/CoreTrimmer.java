@@ -48,11 +48,13 @@ public final class CoreTrimmer {
 
     /** What a trim kept, dropped and blanked. */
     public record Result(int keptSegments, int droppedSegments, long keptBytes, long droppedBytes, String runtimeModule, int environmentStrings,
-            long environmentBytes) {
+            long environmentBytes, int environmentCopies, long environmentCopyBytes) {
 
         public String describe() {
-            return String.format(Locale.ROOT, "kept %d mappings (%,d bytes), dropped %d (%,d bytes); runtime module %s; environment: %d strings (%,d bytes) blanked",
-                    keptSegments, keptBytes, droppedSegments, droppedBytes, runtimeModule, environmentStrings, environmentBytes);
+            return String.format(Locale.ROOT,
+                    "kept %d mappings (%,d bytes), dropped %d (%,d bytes); runtime module %s; environment: %d strings (%,d bytes) blanked on the stack, %d copies (%,d bytes) elsewhere",
+                    keptSegments, keptBytes, droppedSegments, droppedBytes, runtimeModule, environmentStrings, environmentBytes, environmentCopies,
+                    environmentCopyBytes);
         }
     }
 
@@ -73,10 +75,6 @@ public final class CoreTrimmer {
         boolean overlaps(long s, long e) {
             return Long.compareUnsigned(s, end) < 0 && Long.compareUnsigned(start, e) < 0;
         }
-    }
-
-    /** A range of the input file to write as zeros. */
-    private record Blank(long fileOffset, long length) {
     }
 
     private static final class Trim {
@@ -180,9 +178,12 @@ public final class CoreTrimmer {
                     droppedBytes += p.filesz();
                 }
             }
-            List<Blank> blanks = new ArrayList<>();
-            int envStrings = environment(phdrs, auxv, blanks);
-            long envBytes = blanks.stream().mapToLong(Blank::length).sum();
+            List<BlankRange> blanks = new ArrayList<>();
+            List<byte[]> envValues = new ArrayList<>();
+            int envStrings = environment(phdrs, auxv, blanks, envValues);
+            EnvironmentCopies copies = new EnvironmentCopies(envValues);
+            blanks.forEach(b -> copies.alreadyBlanked(b.fileOffset()));
+            long stackEnvBytes = blanks.stream().mapToLong(BlankRange::length).sum();
             // the new layout: everything before the first memory byte stays in place (ELF header, program headers,
             // notes and section headers, as createdump writes them); memory follows, page-aligned
             long prefix = size;
@@ -220,7 +221,7 @@ public final class CoreTrimmer {
             }
             out.write(head.array(), 0, head.limit());
             long written = prefix;
-            blanks.sort(Comparator.comparingLong(Blank::fileOffset));
+            blanks.sort(Comparator.comparingLong(BlankRange::fileOffset));
             byte[] buf = new byte[1 << 20];
             for (Phdr p : loads) {
                 if (!keep[p.index()] || p.filesz() == 0) {
@@ -228,11 +229,12 @@ public final class CoreTrimmer {
                 }
                 long pad = newOffset[p.index()] - written;
                 writeZeros(out, pad, buf);
-                copy(out, p.offset(), p.filesz(), blanks, buf);
+                copy(out, p.offset(), p.filesz(), blanks, buf, copies);
                 written = newOffset[p.index()] + p.filesz();
             }
             out.flush();
-            return new Result(kept, dropped, keptBytes, droppedBytes, runtime == null ? "(not found)" : runtime, envStrings, envBytes);
+            return new Result(kept, dropped, keptBytes, droppedBytes, runtime == null ? "(not found)" : runtime, envStrings, stackEnvBytes,
+                    copies.found(), copies.bytes());
         }
 
         private static long alignUp(long at, long vaddr) {
@@ -250,10 +252,19 @@ public final class CoreTrimmer {
             }
         }
 
-        private void copy(OutputStream out, long offset, long length, List<Blank> blanks, byte[] buf) throws IOException {
+        private void copy(OutputStream out, long offset, long length, List<BlankRange> blanks, byte[] buf, EnvironmentCopies copies) throws IOException {
             long done = 0;
             while (done < length) {
                 int k = (int) Math.min(buf.length, length - done);
+                if (copies.any()) {
+                    // copies of the environment strings elsewhere (the runtime's own copy of environ, in the C heap):
+                    // look a string's length behind and ahead of the chunk so that one crossing its edge is found
+                    int reach = copies.longest();
+                    long from = Math.max(offset, offset + done - reach);
+                    long to = Math.min(offset + length, offset + done + k + 2L * reach);
+                    ByteBuffer window = read(from, to - from, "memory");
+                    copies.find(window.array(), (int) (window.limit()), from, offset + done, offset + done + k + reach, blanks);
+                }
                 ByteBuffer b = ByteBuffer.wrap(buf, 0, k);
                 while (b.hasRemaining()) {
                     if (ch.read(b, offset + done + b.position()) < 0) {
@@ -261,7 +272,7 @@ public final class CoreTrimmer {
                     }
                 }
                 long from = offset + done;
-                for (Blank z : blanks) {
+                for (BlankRange z : blanks) {
                     long s = Math.max(from, z.fileOffset());
                     long e = Math.min(from + k, z.fileOffset() + z.length());
                     if (s < e) {
@@ -362,7 +373,7 @@ public final class CoreTrimmer {
          * The environment strings of the initial stack: the auxiliary vector (NT_AUXV holds a copy of it) lies on
          * the stack right after envp[]'s NULL; envp[] points at the strings. Returns how many strings were blanked.
          */
-        private int environment(List<Phdr> phdrs, List<long[]> auxv, List<Blank> blanks) throws IOException {
+        private int environment(List<Phdr> phdrs, List<long[]> auxv, List<BlankRange> blanks, List<byte[]> values) throws IOException {
             long execfn = 0;
             for (long[] a : auxv) {
                 if (a[0] == AT_EXECFN) {
@@ -410,7 +421,10 @@ public final class CoreTrimmer {
                     end++;
                 }
                 if (end > start) {
-                    blanks.add(new Blank(stack.offset() + start, end - start));
+                    blanks.add(new BlankRange(stack.offset() + start, end - start));
+                    byte[] value = new byte[end - start];
+                    s.get(start, value);
+                    values.add(value);
                     count++;
                 }
             }
