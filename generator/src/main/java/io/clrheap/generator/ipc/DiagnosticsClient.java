@@ -148,7 +148,7 @@ public final class DiagnosticsClient {
     /** Reads an answer's header and payload; an error answer becomes an exception with its HRESULT. */
     private static ByteBuffer response(IpcConnection c, long deadline, Duration timeout, String command) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(IpcMessage.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        c.readFully(header, deadline, timeout, "the answer to " + command);
+        c.readFully(header, deadline, timeout, "answer to " + command);
         header.flip();
         byte[] magic = new byte[IpcMessage.MAGIC.length];
         header.get(magic);
