@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
             "Builds, packages and walks .NET CoreCLR GC heaps (x64; .NET 8, 9, 10; server and workstation GC).",
             ""
         },
-        subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, ConformCommand.class, GoldenCommand.class,
+        subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, ConformCommand.class, GoldenCommand.class, CaptureCommand.class,
             MapCommand.class,
             ExplainCommand.class,
             LayoutCommand.class,
@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
             "  ./clrheap map fixtures/every-edge.core --html every-edge.html",
             "  ./clrheap explain golden/real/net8-svr/core.xz",
             "  ./clrheap golden",
+            "  ./clrheap capture --pid 12345 --out golden/real/mine && ./clrheap golden check golden/real/mine",
             "  ./clrheap layout --runtime net8 --gc server --struct heap_segment",
             "  ./clrheap layout --runtime net10 --format json > net10-server.json",
             "",

@@ -32,6 +32,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "golden",
         mixinStandardHelpOptions = true,
+        subcommands = GoldenCheckCommand.class,
         description = {"Check the committed golden corpus against fresh builds, or rewrite it with --update.",
             "The golden corpus (golden/synthetic) holds every built-in scenario on net8,",
             "net9 and net10 with server and workstation GC: per fixture a bundle,",
@@ -47,6 +48,7 @@ import picocli.CommandLine.Option;
             "  ./clrheap golden --update                   rewrite what differs",
             "  ./clrheap golden --update --fixtures 'net8-server/*'",
             "  ./clrheap golden --dir /tmp/corpus --update a corpus elsewhere",
+            "  ./clrheap golden check golden/real/net8-svr   a real dump against its live-objects.txt",
             "",
             "Exit codes: 0 the corpus equals fresh builds, or --update rewrote it; 1 it",
             "differs (run --update if the change is intended) or another failure; 2 bad",
