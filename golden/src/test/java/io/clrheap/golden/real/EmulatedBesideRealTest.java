@@ -36,6 +36,7 @@ class EmulatedBesideRealTest {
         return Stream.of(
                 Arguments.of("net8-svr", RuntimeVersion.NET8, GcFlavor.SERVER),
                 Arguments.of("net9-wks", RuntimeVersion.NET9, GcFlavor.WORKSTATION),
+                Arguments.of("net9-svr", RuntimeVersion.NET9, GcFlavor.SERVER),
                 Arguments.of("net10-svr", RuntimeVersion.NET10, GcFlavor.SERVER),
                 Arguments.of("net10-small", RuntimeVersion.NET10, GcFlavor.WORKSTATION));
     }

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
 final class RealDump {
 
     /** The folders whose runtime module headers are in the dump (net8-nomodule needs --module). */
-    static final List<String> WALKABLE = List.of("net8-svr", "net9-wks", "net9-withheap", "net10-svr", "net10-small", "net10-compact");
+    static final List<String> WALKABLE = List.of("net8-svr", "net9-wks", "net9-withheap", "net9-svr", "net10-svr", "net10-small", "net10-compact");
     /** The v2 folders, with roots, handles, GC events and allocation contexts. */
     static final List<String> V2 = List.of("net8-svr", "net9-wks", "net10-svr", "net10-compact");
 
