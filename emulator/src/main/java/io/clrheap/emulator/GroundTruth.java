@@ -142,6 +142,10 @@ public final class GroundTruth {
     private final long alignment;
     private final long minimumSize;
     private final List<TypeInfo> types = new ArrayList<>();
+    /** Per type index, what {@link #append} needs of each object's type: read from arrays, not from a list of records. */
+    private long[] baseSizes = new long[16];
+    private long[] componentSizes = new long[16];
+    private boolean[] counted = new boolean[16];
     private final java.util.Map<TypeInfo, Integer> typeIndexes = new java.util.HashMap<>();
     private final List<Run> runs = new ArrayList<>();
     private Run[] sorted;
@@ -170,6 +174,14 @@ public final class GroundTruth {
             index = types.size();
             types.add(t);
             typeIndexes.put(t, index);
+            if (index == baseSizes.length) {
+                baseSizes = Arrays.copyOf(baseSizes, 2 * index);
+                componentSizes = Arrays.copyOf(componentSizes, 2 * index);
+                counted = Arrays.copyOf(counted, 2 * index);
+            }
+            baseSizes[index] = baseSize;
+            componentSizes[index] = componentSize;
+            counted[index] = kind == Kind.OBJECT;
         }
         return index;
     }
@@ -187,18 +199,18 @@ public final class GroundTruth {
 
     /** Records an object of type {@code type} at {@code run.end} and moves the run past it; returns its address. */
     long append(Run run, int type, long components, boolean dies) {
-        TypeInfo t = types.get(type);
+        long componentSize = componentSizes[type];
         run.putVarLong(((long) type << 1) | (dies ? 1 : 0));
-        if (t.componentSize() != 0) {
+        if (componentSize != 0) {
             run.putVarLong(components);
         } else if (components != 0) {
-            throw new IllegalArgumentException("a component count for a type without components: " + t);
+            throw new IllegalArgumentException("a component count for a type without components: " + types.get(type));
         }
         long at = run.end;
-        run.end += step(t.baseSize() + components * t.componentSize());
+        run.end += step(baseSizes[type] + components * componentSize);
         run.count++;
         objectCount++;
-        if (t.kind() == Kind.OBJECT && !dies) {
+        if (counted[type] && !dies) {
             run.live++;
             liveObjects++;
         }

@@ -75,7 +75,7 @@ public final class RuntimeBuilder {
         // the module first: everything else writes into its variables
         RuntimeGlobals globals = new RuntimeGlobals(process);
         TypeSystem types = new TypeSystem(process, scenario.types());
-        java.util.Random random = new java.util.Random(scenario.seed());
+        java.util.Random random = new SequentialRandom(scenario.seed());
         HeapBuilder heaps = new HeapBuilder(process, types, globals, random);
         heaps.createRegions();
         heaps.placeOlderGenerations();

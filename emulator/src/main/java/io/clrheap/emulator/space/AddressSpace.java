@@ -39,15 +39,19 @@ public final class AddressSpace implements WritableMemory {
     /** Chunk index >>> 12 → the chunks of that page (null where never written): two array reads per access, not a hash lookup. */
     private final Map<Long, MemorySegment[]> directory = new HashMap<>();
     private long chunkCount;
-    /** The last chunk touched (most accesses are sequential); one reference, so threads reading at once see a consistent pair. */
-    private Chunk last = new Chunk(-1, null);
-    /** The last directory page touched: accesses that alternate between regions (heaps in turn) stay in one page. */
-    private Page lastPage = new Page(-1, null);
+    /**
+     * The directory pages touched last, one slot per page index modulo {@link #PAGE_CACHE}: a chunk is found with
+     * two array reads, no hash look-up and no allocation, also when accesses alternate between regions of several
+     * heaps that lie in neighbouring pages. Each slot is one reference to an immutable pair, so threads reading at
+     * once see consistent pairs. (A cache of the last chunk alone, replaced on every change of chunk, allocated a
+     * record per switch: a build that places objects on 4 heaps in turn switched chunks at nearly every write, some
+     * 20 M records per GiB-sized build; and one last page went back to the hash map whenever those heaps' regions lay
+     * on both sides of a page boundary.)
+     */
+    private final Page[] pageCache = new Page[PAGE_CACHE];
+    private static final int PAGE_CACHE = 16;
     /** The last reservation an access fell in: most accesses stay in one. */
     private Reservation lastReservation;
-
-    private record Chunk(long index, MemorySegment bytes) {
-    }
 
     private record Page(long index, MemorySegment[] chunks) {
     }
@@ -150,13 +154,10 @@ public final class AddressSpace implements WritableMemory {
     /** The chunk holding {@code address}; null when never written (reads as zero) unless {@code create}. */
     private MemorySegment chunk(long address, boolean create) {
         long index = address >>> CHUNK_SHIFT;
-        Chunk cached = last;
-        if (cached.index() == index) {
-            return cached.bytes();
-        }
         long pageIndex = index >>> PAGE_SHIFT;
-        Page page = lastPage;
-        if (page.index() != pageIndex) {
+        int slot = (int) (pageIndex & (PAGE_CACHE - 1));
+        Page page = pageCache[slot];
+        if (page == null || page.index() != pageIndex) {
             MemorySegment[] chunks = directory.get(pageIndex);
             if (chunks == null) {
                 if (!create) {
@@ -166,7 +167,7 @@ public final class AddressSpace implements WritableMemory {
                 directory.put(pageIndex, chunks);
             }
             page = new Page(pageIndex, chunks);
-            lastPage = page;
+            pageCache[slot] = page;
         }
         MemorySegment c = page.chunks()[(int) (index & PAGE_MASK)];
         if (c == null) {
@@ -181,7 +182,6 @@ public final class AddressSpace implements WritableMemory {
             page.chunks()[(int) (index & PAGE_MASK)] = c;
             chunkCount++;
         }
-        last = new Chunk(index, c);
         return c;
     }
 

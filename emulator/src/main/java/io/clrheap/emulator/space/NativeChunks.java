@@ -9,34 +9,36 @@ import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 
 /**
- * Where an {@link AddressSpace}'s chunks come from: 64 MiB slabs of anonymous memory mapped with {@code mmap}
- * (zero pages that cost nothing until written, outside the Java heap and outside the JVM's direct-memory limit, so
- * the heap an emulator builds is not bounded by {@code -Xmx}), unmapped when the space is no longer reachable. Where
- * {@code mmap} is not found (not a POSIX libc), chunks come from an {@link Arena} instead.
+ * Where an {@link AddressSpace}'s chunks come from: the C library's allocator, {@code calloc}, a zeroed chunk at a
+ * time (outside the Java heap and outside the JVM's direct-memory limit, so the heap an emulator builds is not bounded
+ * by {@code -Xmx}), handed back with {@code free} when the space is no longer reachable. Where the C allocator is not
+ * found, chunks come from an {@link Arena} instead.
+ *
+ * <p>Why the C allocator and not {@code mmap}: memory a build gives back stays with the allocator and the next build in
+ * the process takes it again, already mapped, zeroing it in user space; fresh anonymous memory, mapped for every build
+ * and unmapped after it, cost the kernel a page fault and the zeroing of every page on every build, and with
+ * transparent huge pages asked for ({@code MADV_HUGEPAGE}) direct compaction and reclaim whenever the machine had no free
+ * huge page (the emulator benchmark's slow, bimodal shots: BENCHMARKS.md, "Emulator: the profile and the fix").
  */
 final class NativeChunks {
 
+    /** Chunks are given back in batches of this many bytes: one cleanup action per batch, not one per chunk. */
     static final long SLAB_SIZE = 64L << 20;
-    // <sys/mman.h> on Linux x64: PROT_READ | PROT_WRITE; MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
-    private static final int PROT_READ_WRITE = 0x1 | 0x2;
-    private static final int MAP_PRIVATE_ANONYMOUS_NORESERVE = 0x02 | 0x20 | 0x4000;
 
-    private static final Optional<MethodHandle> MMAP = find("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
-    /** madvise(MADV_HUGEPAGE): transparent huge pages where the system allows them (fewer page faults while a heap is written). */
-    private static final int MADV_HUGEPAGE = 14;
-    private static final Optional<MethodHandle> MADVISE = find("madvise", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-    private static final Optional<MethodHandle> MUNMAP = find("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+    private static final Optional<MethodHandle> CALLOC = find("calloc", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG));
+    private static final Optional<MethodHandle> FREE = find("free", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
 
     private final Arena arena = Arena.ofAuto();
     private final int chunkSize;
-    private MemorySegment slab;
-    private long used;
+    private final int chunksPerBatch;
+    /** The addresses of the current batch's chunks, freed together once the arena is unreachable. */
+    private long[] batch;
+    private int inBatch;
 
     NativeChunks(int chunkSize) {
         this.chunkSize = chunkSize;
+        this.chunksPerBatch = (int) Math.max(1, SLAB_SIZE / chunkSize);
     }
 
     private static Optional<MethodHandle> find(String name, FunctionDescriptor descriptor) {
@@ -46,44 +48,40 @@ final class NativeChunks {
 
     /** A zeroed chunk of {@code chunkSize} bytes. */
     MemorySegment allocate() {
-        if (MMAP.isEmpty() || MUNMAP.isEmpty()) {
+        if (CALLOC.isEmpty() || FREE.isEmpty()) {
             return arena.allocate(chunkSize, 64);
         }
-        if (slab == null || used + chunkSize > SLAB_SIZE) {
-            slab = map();
-            used = 0;
+        if (batch == null || inBatch == batch.length) {
+            long[] addresses = new long[chunksPerBatch];
+            // one cleanup per batch: it frees the chunks the batch holds when the arena is unreachable (it must not
+            // capture this object, which holds the arena)
+            MemorySegment.NULL.reinterpret(0, arena, ignored -> freeAll(addresses));
+            batch = addresses;
+            inBatch = 0;
         }
-        MemorySegment chunk = slab.asSlice(used, chunkSize);
-        used += chunkSize;
-        return chunk;
+        MemorySegment chunk;
+        try {
+            chunk = (MemorySegment) CALLOC.get().invokeExact(1L, (long) chunkSize);
+        } catch (Throwable e) {
+            throw new IllegalStateException("calloc of " + chunkSize + " bytes failed", e);
+        }
+        if (chunk.address() == 0) {
+            throw new IllegalStateException(String.format("cannot allocate %d KiB more for the emulated process (calloc failed)", chunkSize >> 10));
+        }
+        batch[inBatch++] = chunk.address();
+        return chunk.reinterpret(chunkSize, arena, null);
     }
 
-    private MemorySegment map() {
-        MemorySegment address;
-        try {
-            address = (MemorySegment) MMAP.get().invokeExact(MemorySegment.NULL, SLAB_SIZE, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS_NORESERVE, -1, 0L);
-        } catch (Throwable e) {
-            throw new IllegalStateException("mmap of " + SLAB_SIZE + " bytes failed", e);
-        }
-        if (address.address() == -1L) { // MAP_FAILED
-            throw new IllegalStateException(String.format("cannot map %d MiB more for the emulated process (mmap failed)", SLAB_SIZE >> 20));
-        }
-        if (MADVISE.isPresent()) {
-            try {
-                int ignored = (int) MADVISE.get().invokeExact(address, SLAB_SIZE, MADV_HUGEPAGE); // advice only: failing is fine
-            } catch (Throwable e) {
-                // advice only
+    private static void freeAll(long[] addresses) {
+        for (long address : addresses) {
+            if (address == 0) {
+                break; // the rest of a batch never filled
             }
-        }
-        // unmapped when the arena, held by this object and so by its address space, is no longer reachable
-        return address.reinterpret(SLAB_SIZE, arena, NativeChunks::unmap);
-    }
-
-    private static void unmap(MemorySegment slab) {
-        try {
-            int ignored = (int) MUNMAP.get().invokeExact(slab, SLAB_SIZE);
-        } catch (Throwable e) {
-            // nothing to do in a cleaner: the mapping stays until the process ends
+            try {
+                FREE.get().invokeExact(MemorySegment.ofAddress(address));
+            } catch (Throwable e) {
+                // nothing to do in a cleaner: the chunk stays allocated until the process ends
+            }
         }
     }
 }
