@@ -38,11 +38,16 @@ public final class AnswerKeyWriter {
      * which then takes its place, so a failed or interrupted run never leaves a partial or stale answer key.
      */
     public static void write(EmulatedRuntime process, Path target) throws IOException {
+        write(process, target, done -> { });
+    }
+
+    /** As {@link #write(EmulatedRuntime, Path)}; {@code objectsWritten} hears the lines of {@code objects.tsv} written so far. */
+    public static void write(EmulatedRuntime process, Path target, java.util.function.LongConsumer objectsWritten) throws IOException {
         Path parent = target.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         Path folder = Files.createTempDirectory(parent, target.getFileName() + ".");
         try {
-            writeInto(process, folder);
+            writeInto(process, folder, objectsWritten);
             if (Files.exists(target)) {
                 deleteFolder(target);
             }
@@ -66,7 +71,7 @@ public final class AnswerKeyWriter {
         Files.delete(folder);
     }
 
-    private static void writeInto(EmulatedRuntime process, Path folder) throws IOException {
+    private static void writeInto(EmulatedRuntime process, Path folder, java.util.function.LongConsumer objectsWritten) throws IOException {
         // rwxr-xr-x like a folder made by hand (a temporary one is private)
         try {
             Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -84,8 +89,12 @@ public final class AnswerKeyWriter {
         try (Writer out = writer(folder.resolve("objects.tsv"))) {
             out.write("address\tmt\tsize\tgeneration\theap\tkind\ttype\n");
             StringBuilder line = new StringBuilder(128);
+            long[] lines = new long[1];
             try {
                 truth.forEachObject((address, mt, size, generation, heap, kind) -> {
+                    if ((++lines[0] & 0xffff) == 0) {
+                        objectsWritten.accept(lines[0]);
+                    }
                     line.setLength(0);
                     line.append("0x").append(Long.toHexString(address)).append('\t').append("0x").append(Long.toHexString(mt)).append('\t')
                             .append(size).append('\t').append(generation(generation)).append('\t').append(heap).append('\t')
