@@ -15,6 +15,7 @@ final class Progress implements AutoCloseable {
 
     private final Thread thread;
     private final ProgressBar bar;
+    private boolean closed;
 
     private Progress(Thread thread, ProgressBar bar) {
         this.thread = thread;
@@ -37,16 +38,18 @@ final class Progress implements AutoCloseable {
         return new Progress(t, bar);
     }
 
+    /** Ends the bar (at 100 %, its line ended, when it was drawn); again, does nothing: call it before printing what follows the walk. */
     @Override
     public void close() {
-        if (thread != null) {
+        if (thread != null && !closed) {
+            closed = true;
             thread.interrupt();
             try {
                 thread.join(1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            bar.close(); // the bar at 100 % and its line ended, when it was drawn
+            bar.close();
         }
     }
 }
