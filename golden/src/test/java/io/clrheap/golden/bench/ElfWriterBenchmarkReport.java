@@ -112,8 +112,10 @@ public final class ElfWriterBenchmarkReport {
         s.append(String.format("`ElfCoreWriter.write` of the heap of the walker benchmark below (%s; %,d bytes of process memory, %.2f GiB), "
                         + "built once per fork: a core of %,d bytes (%.2f GiB), %s on disk (pages of zeros are holes). The baseline: "
                         + "`Files.copy` of a dense file of the same size (every byte written, no holes) on the same disk, into the same "
-                        + "folder; `FileChannel.transferTo` of it for context. Each shot replaces the previous shot's file. Throughput: the "
-                        + "file's size per second.%n%n",
+                        + "folder; `FileChannel.transferTo` of it for context. Before each shot the previous shot's file is deleted, outside the "
+                        + "timing (with it still in place, its dirty pages and the new file's together passed the kernel's dirty-page limit "
+                        + "here and the writes ran at the disk's speed: 10–25 s a shot for the core). Throughput: the file's size per "
+                        + "second.%n%n",
                 WalkerBenchHeap.scenario().description(), memory, memory / GIB, size, size / GIB,
                 onDisk < 0 ? "(size on disk unknown)" : String.format("%,d bytes (%.2f GiB)", onDisk, onDisk / GIB)));
         s.append("| | time per shot | throughput | ratio to `Files.copy` (throughput) |\n|---|---|---|---|\n");
