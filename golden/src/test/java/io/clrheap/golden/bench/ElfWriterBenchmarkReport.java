@@ -59,6 +59,7 @@ public final class ElfWriterBenchmarkReport {
                 .jvmArgsAppend("--enable-native-access=ALL-UNNAMED", MAX_HEAP, "-Dclrheap.bench.dense=" + dense.toAbsolutePath())
                 .build();
         Map<String, Result<?>> scores = new HashMap<>();
+        String loadBefore = loadAverage();
         try {
             for (RunResult r : new Runner(options).run()) {
                 String name = r.getParams().getBenchmark();
@@ -67,7 +68,7 @@ public final class ElfWriterBenchmarkReport {
         } finally {
             Files.deleteIfExists(dense);
         }
-        String section = render(scores, size, onDisk, memory);
+        String section = render(scores, size, onDisk, memory, loadBefore, loadAverage());
         System.out.println();
         System.out.println(section);
         BenchmarksFile.writeSection(out, section);
@@ -103,12 +104,21 @@ public final class ElfWriterBenchmarkReport {
         }
     }
 
-    static String render(Map<String, Result<?>> scores, long size, long onDisk, long memory) {
+    /** The 1-minute load average ({@code /proc/loadavg}), or "?" where there is none: the machines these run on are shared. */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
+    static String render(Map<String, Result<?>> scores, long size, long onDisk, long memory, String loadBefore, String loadAfter) {
         StringBuilder s = new StringBuilder();
         s.append(HEADING).append("\n\n");
         s.append(String.format("Reproduce: `./clrheap bench` (JMH single shot: %d fork × (%d warm-up + %d measured) shots per benchmark, "
-                        + "forks run with `%s`; %s, %d CPUs).%n%n", FORKS, WARMUPS, MEASUREMENTS, MAX_HEAP, Runtime.version(),
-                Runtime.getRuntime().availableProcessors()));
+                        + "forks run with `%s`; %s, %d CPUs; load average %s at the start, %s at the end).%n%n", FORKS, WARMUPS, MEASUREMENTS,
+                MAX_HEAP, Runtime.version(), Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter));
         s.append(String.format("`ElfCoreWriter.write` of the heap of the walker benchmark below (%s; %,d bytes of process memory, %.2f GiB), "
                         + "built once per fork: a core of %,d bytes (%.2f GiB), %s on disk (pages of zeros are holes). The baseline: "
                         + "`Files.copy` of a dense file of the same size (every byte written, no holes) on the same disk, into the same "
