@@ -151,6 +151,9 @@ public final class GroundTruth {
     private Run[] sorted;
     private long objectCount;
     private long liveObjects;
+    /** Hears the objects recorded so far, every {@link #PROGRESS_EVERY} of them (build progress); may be null. */
+    private java.util.function.LongConsumer progress;
+    private static final long PROGRESS_EVERY = 1 << 16;
     private final List<RegionInfo> regions = new ArrayList<>();
     private final List<ContextInfo> contexts = new ArrayList<>();
     private final List<HandleInfo> handles = new ArrayList<>();
@@ -160,6 +163,11 @@ public final class GroundTruth {
     GroundTruth(long alignment, long minimumSize) {
         this.alignment = alignment;
         this.minimumSize = minimumSize;
+    }
+
+    /** Builds report the objects recorded so far to {@code listener}, every 65,536 objects. */
+    void progress(java.util.function.LongConsumer listener) {
+        this.progress = listener;
     }
 
     /** How far the next object is: the size aligned up, at least the minimum object size. */
@@ -210,6 +218,9 @@ public final class GroundTruth {
         run.end += step(baseSizes[type] + components * componentSize);
         run.count++;
         objectCount++;
+        if (progress != null && (objectCount & (PROGRESS_EVERY - 1)) == 0) {
+            progress.accept(objectCount);
+        }
         if (counted[type] && !dies) {
             run.live++;
             liveObjects++;

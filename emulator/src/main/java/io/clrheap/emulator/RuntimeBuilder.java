@@ -25,6 +25,7 @@ public final class RuntimeBuilder {
     private final ProfileLoader profiles;
     private long memoryBudget = DEFAULT_MEMORY_BUDGET;
     private Platform platform = Platform.LINUX;
+    private java.util.function.LongConsumer progress;
 
     public RuntimeBuilder(ProfileLoader profiles) {
         this.profiles = profiles;
@@ -54,6 +55,15 @@ public final class RuntimeBuilder {
         return this;
     }
 
+    /**
+     * Hears the objects placed so far while {@link #build} runs (every 65,536 objects; the count a collection removes
+     * comes off), to show progress against {@link Scenario#declaredObjects()}. None by default.
+     */
+    public RuntimeBuilder progress(java.util.function.LongConsumer objectsPlaced) {
+        this.progress = objectsPlaced;
+        return this;
+    }
+
     public EmulatedRuntime build(Scenario scenario) {
         RuntimeLayout layout = profiles.load(scenario.runtime(), scenario.gc());
         AddressSpace memory = new AddressSpace("emulated " + scenario.name() + " (" + layout.describe() + ")", memoryBudget);
@@ -72,6 +82,9 @@ public final class RuntimeBuilder {
                 new BumpAllocator("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE),
                 new BumpAllocator("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE),
                 new ModuleImageBuilder(modulePath(layout, platform), ProcessLayout.MODULE_BASE, platform));
+        if (progress != null) {
+            process.truth().progress(progress);
+        }
         // the module first: everything else writes into its variables
         RuntimeGlobals globals = new RuntimeGlobals(process);
         TypeSystem types = new TypeSystem(process, scenario.types());
@@ -93,6 +106,7 @@ public final class RuntimeBuilder {
         EmulatedModule module = new EmulatedModule(image.platform(), image.path(), image.base(), image.end() - image.base(),
                 image.timeDateStamp(), RuntimeGlobals.fileVersion(layout.primaryBuild().version()));
         GcStatics gc = globals.gcStatics(heaps.heaps().get(0).generationTable());
+        process.truth().progress(null);
         return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(),
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc);
     }

@@ -87,6 +87,20 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         return features.contains(feature);
     }
 
+    /**
+     * The objects the scenario asks for: its populations, frozen strings and the program's allocations (what progress is
+     * measured against; the build places about as many: edge cases add a few, gaps and collections change the count).
+     */
+    public long declaredObjects() {
+        long n = gen2Objects + gen1Objects + gen0Objects + lohObjects + pohObjects + frozenStrings;
+        for (Step step : program) {
+            if (step instanceof Step.Allocate a) {
+                n += a.count();
+            }
+        }
+        return n;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder(name).description(description).runtime(runtime).gc(gc).heaps(heaps).threads(threads)
                 .objects(gen2Objects, gen1Objects, gen0Objects, lohObjects, pohObjects).frozenStrings(frozenStrings)

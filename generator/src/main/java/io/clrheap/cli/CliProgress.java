@@ -22,4 +22,9 @@ final class CliProgress implements FixtureProgress {
     public Step step(String label, long totalBytes) {
         return ProgressBar.start(err, label, totalBytes);
     }
+
+    @Override
+    public Step step(String label, long total, String unit) {
+        return ProgressBar.counting(err, label, total, unit);
+    }
 }

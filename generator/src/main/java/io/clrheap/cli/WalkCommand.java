@@ -176,6 +176,9 @@ final class WalkCommand implements Callable<Integer> {
         }
     }
 
+    /** The walk's progress bar, ended before the walk's summary line is printed. */
+    private Progress progress = Progress.NONE;
+
     private int walk(PrintWriter out, PrintWriter err, String what, Target target, DiscoveredHeap heap, TypeNames typeNames)
             throws IOException, InterruptedException {
         if (!quiet) {
@@ -187,7 +190,10 @@ final class WalkCommand implements Callable<Integer> {
         // a live process is read into fresh copies: no mapped pages to give back (and looking for them would read it all again)
         releasable = !(target.memory() instanceof LiveProcess);
         try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
+            this.progress = progress;
             return report(out, err, target, heap, walker, typeNames);
+        } finally {
+            this.progress = Progress.NONE;
         }
     }
 
@@ -329,6 +335,7 @@ final class WalkCommand implements Callable<Integer> {
             problems[0] += part.problems;
         }, parallel);
         long nanos = System.nanoTime() - start;
+        progress.close(); // the bar's line ends before the summary
         if (!quiet) {
             // the walk phase alone (JVM start, opening the dump and discovery excluded): the README's performance figures
             err.printf("clrheap: walked %,d objects (%,d MiB) in %,d ms on %d thread%s: %,.1f M objects/s%n", stat.objects(),

@@ -260,6 +260,26 @@ public final class AddressSpace implements WritableMemory {
         }
     }
 
+    /**
+     * The written chunk holding {@code address}, read-only, from {@code address} to the end of the chunk or of the
+     * reservation, whichever comes first; null outside every reservation and where the chunk was never written (that
+     * memory reads as zero through {@link #read}).
+     */
+    @Override
+    public MemorySegment contiguous(long address) {
+        var r = reservations.floorEntry(address);
+        if (r == null || !r.getValue().contains(address, 1)) {
+            return null;
+        }
+        MemorySegment c = chunk(address, false);
+        if (c == null) {
+            return null;
+        }
+        long offset = address & CHUNK_MASK;
+        long length = Math.min(CHUNK_SIZE - offset, r.getValue().end() - address);
+        return c.asSlice(offset, length).asReadOnly();
+    }
+
     @Override
     public boolean contains(long address, long length) {
         var r = reservations.floorEntry(address);

@@ -38,11 +38,16 @@ public final class AnswerKeyWriter {
      * which then takes its place, so a failed or interrupted run never leaves a partial or stale answer key.
      */
     public static void write(EmulatedRuntime process, Path target) throws IOException {
+        write(process, target, done -> { });
+    }
+
+    /** As {@link #write(EmulatedRuntime, Path)}; {@code objectsWritten} hears the lines of {@code objects.tsv} written so far. */
+    public static void write(EmulatedRuntime process, Path target, java.util.function.LongConsumer objectsWritten) throws IOException {
         Path parent = target.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         Path folder = Files.createTempDirectory(parent, target.getFileName() + ".");
         try {
-            writeInto(process, folder);
+            writeInto(process, folder, objectsWritten);
             if (Files.exists(target)) {
                 deleteFolder(target);
             }
@@ -66,7 +71,7 @@ public final class AnswerKeyWriter {
         Files.delete(folder);
     }
 
-    private static void writeInto(EmulatedRuntime process, Path folder) throws IOException {
+    private static void writeInto(EmulatedRuntime process, Path folder, java.util.function.LongConsumer objectsWritten) throws IOException {
         // rwxr-xr-x like a folder made by hand (a temporary one is private)
         try {
             Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -81,20 +86,15 @@ public final class AnswerKeyWriter {
                     process.layout().primaryBuild().version(), process.scenario().gc().id(), process.scenario().heaps(),
                     process.scenario().heaps() == 1 ? "" : "s", process.scenario().seed(), process.scenario().description()));
         }
-        try (Writer out = writer(folder.resolve("objects.tsv"))) {
-            out.write("address\tmt\tsize\tgeneration\theap\tkind\ttype\n");
-            StringBuilder line = new StringBuilder(128);
+        try (ObjectLines out = new ObjectLines(Files.newOutputStream(folder.resolve("objects.tsv")), names)) {
+            out.header("address\tmt\tsize\tgeneration\theap\tkind\ttype\n");
+            long[] lines = new long[1];
             try {
                 truth.forEachObject((address, mt, size, generation, heap, kind) -> {
-                    line.setLength(0);
-                    line.append("0x").append(Long.toHexString(address)).append('\t').append("0x").append(Long.toHexString(mt)).append('\t')
-                            .append(size).append('\t').append(generation(generation)).append('\t').append(heap).append('\t')
-                            .append(kind.id()).append('\t').append(typeName(kind, mt, names)).append('\n');
-                    try {
-                        out.append(line);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
+                    if ((++lines[0] & 0xffff) == 0) {
+                        objectsWritten.accept(lines[0]);
                     }
+                    out.line(address, mt, size, generation, heap, kind);
                 });
             } catch (UncheckedIOException e) {
                 throw e.getCause();
@@ -124,6 +124,138 @@ public final class AnswerKeyWriter {
                 GroundTruth.ContextInfo c = contexts.get(t.allocContext());
                 out.write(String.format(Locale.ROOT, "%d\t%d\t0x%x\t%d\t0x%x\t0x%x\t0x%x\t%d\n", t.managedId(), t.osId(), t.thread(), t.heap(), t.allocContext(),
                         c == null ? 0 : c.pointer(), c == null ? 0 : c.limit(), t.allocBytes()));
+            }
+        }
+    }
+
+    /**
+     * The lines of {@code objects.tsv}, encoded straight into bytes (ASCII but for the type names, which are UTF-8 and
+     * encoded once per MethodTable): a hundred million objects take minutes through a {@link Writer} and strings.
+     */
+    private static final class ObjectLines implements AutoCloseable {
+        private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+        private static final byte[][] GENERATION_BYTES = {
+            "gen0".getBytes(StandardCharsets.US_ASCII), "gen1".getBytes(StandardCharsets.US_ASCII), "gen2".getBytes(StandardCharsets.US_ASCII),
+            "loh".getBytes(StandardCharsets.US_ASCII), "poh".getBytes(StandardCharsets.US_ASCII)};
+        private static final byte[] FROZEN = "frozen".getBytes(StandardCharsets.US_ASCII);
+
+        private final java.io.OutputStream out;
+        private final Map<Long, String> names;
+        private final byte[] buffer = new byte[1 << 16];
+        private int used;
+        /** Per kind, MethodTable → the line's end: kind, tab, type name, newline. */
+        private final List<Map<Long, byte[]>> tails = new ArrayList<>();
+        private long lastMt = -1;
+        private GroundTruth.Kind lastKind;
+        private byte[] lastTail;
+
+        ObjectLines(java.io.OutputStream out, Map<Long, String> names) {
+            this.out = out;
+            this.names = names;
+            for (int i = 0; i < GroundTruth.Kind.values().length; i++) {
+                tails.add(new java.util.HashMap<>());
+            }
+        }
+
+        void header(String text) {
+            put(text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        void line(long address, long mt, long size, int generation, int heap, GroundTruth.Kind kind) {
+            room(128);
+            buffer[used++] = '0';
+            buffer[used++] = 'x';
+            hex(address);
+            buffer[used++] = '\t';
+            buffer[used++] = '0';
+            buffer[used++] = 'x';
+            hex(mt);
+            buffer[used++] = '\t';
+            decimal(size);
+            buffer[used++] = '\t';
+            byte[] g = generation < 0 ? FROZEN : GENERATION_BYTES[generation];
+            System.arraycopy(g, 0, buffer, used, g.length);
+            used += g.length;
+            buffer[used++] = '\t';
+            decimal(heap);
+            buffer[used++] = '\t';
+            if (mt != lastMt || kind != lastKind) {
+                lastTail = tails.get(kind.ordinal()).computeIfAbsent(mt,
+                        k -> (kind.id() + "\t" + typeName(kind, k, names) + "\n").getBytes(StandardCharsets.UTF_8));
+                lastMt = mt;
+                lastKind = kind;
+            }
+            put(lastTail);
+        }
+
+        /** Lowercase hex without leading zeros, as {@link Long#toHexString}. */
+        private void hex(long v) {
+            int digits = Math.max(1, (67 - Long.numberOfLeadingZeros(v)) / 4);
+            for (int i = digits - 1; i >= 0; i--) {
+                buffer[used + i] = HEX[(int) (v & 0xf)];
+                v >>>= 4;
+            }
+            used += digits;
+        }
+
+        /** Decimal, as {@link StringBuilder#append(long)}. */
+        private void decimal(long v) {
+            if (v < 0) {
+                byte[] text = Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+                System.arraycopy(text, 0, buffer, used, text.length);
+                used += text.length;
+                return;
+            }
+            int digits = 1;
+            for (long t = v; t >= 10; t /= 10) {
+                digits++;
+            }
+            for (int i = digits - 1; i >= 0; i--) {
+                buffer[used + i] = (byte) ('0' + v % 10);
+                v /= 10;
+            }
+            used += digits;
+        }
+
+        private void put(byte[] bytes) {
+            if (bytes.length > buffer.length - used) {
+                flush();
+                if (bytes.length > buffer.length) {
+                    write(bytes, bytes.length);
+                    return;
+                }
+            }
+            System.arraycopy(bytes, 0, buffer, used, bytes.length);
+            used += bytes.length;
+        }
+
+        private void room(int bytes) {
+            if (buffer.length - used < bytes) {
+                flush();
+            }
+        }
+
+        private void flush() {
+            write(buffer, used);
+            used = 0;
+        }
+
+        private void write(byte[] bytes, int length) {
+            try {
+                out.write(bytes, 0, length);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                flush();
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            } finally {
+                out.close();
             }
         }
     }

@@ -6,6 +6,8 @@ import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.walker.report.TypeNameSidecar;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -97,27 +99,49 @@ public final class ElfCoreWriter {
             offset += l.length();
         }
 
+        long size = offset;
+
         // a unique temporary name beside the target: two runs writing into one folder do not collide
         Path temporary = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".partial");
-        try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            writeFully(out, head.flip());
-            writeFully(out, ByteBuffer.wrap(notes));
-            writeFully(out, ByteBuffer.allocate((int) (dataAt - notesAt - notes.length)));
-            byte[] buffer = new byte[1 << 20];
+        try (RandomAccessFile raf = new RandomAccessFile(temporary.toFile(), "rw"); FileChannel out = raf.getChannel()) {
+            // the file is sized first, all of it a hole (zeros); then only what is not zero is written, so that pages of
+            // zeros stay holes: the file is sparse where the file system allows, and reads the same bytes as a dense one
+            raf.setLength(size);
+            writeFully(out, head.flip(), 0);
+            writeFully(out, ByteBuffer.wrap(notes), notesAt);
+            SparseOutput data = new SparseOutput(out);
+            long at = dataAt;
             long written = 0;
+            byte[] buffer = null;
             for (Load l : loads) {
                 if (l.bytes() != null) {
-                    writeFully(out, ByteBuffer.wrap(l.bytes()));
+                    data.write(MemorySegment.ofArray(l.bytes()), at);
+                    at += l.length();
                     continue;
                 }
-                for (long a = l.start(); a < l.start() + l.length(); a += buffer.length) {
-                    int n = (int) Math.min(buffer.length, l.start() + l.length() - a);
-                    process.memory().read(a, buffer, 0, n);
-                    writeFully(out, ByteBuffer.wrap(buffer, 0, n));
+                long end = l.start() + l.length();
+                for (long a = l.start(); a < end; ) {
+                    MemorySegment view = process.memory().contiguous(a);
+                    long n;
+                    if (view != null && view.byteSize() > 0) {
+                        n = Math.min(view.byteSize(), end - a);
+                        data.write(view.asSlice(0, n), at);
+                    } else {
+                        // a source without views of its blocks (or memory never written): copied through a buffer
+                        if (buffer == null) {
+                            buffer = new byte[1 << 16];
+                        }
+                        n = Math.min(buffer.length, end - a);
+                        process.memory().read(a, buffer, 0, (int) n);
+                        data.write(MemorySegment.ofArray(buffer).asSlice(0, n), at);
+                    }
+                    a += n;
+                    at += n;
                     written += n;
                     progress.accept(written);
                 }
             }
+            data.flush();
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temporary);
             throw e;
@@ -135,9 +159,56 @@ public final class ElfCoreWriter {
         return process.memory().touchedRanges().stream().mapToLong(MemoryRange::length).sum();
     }
 
-    private static void writeFully(FileChannel out, ByteBuffer b) throws IOException {
+    private static void writeFully(FileChannel out, ByteBuffer b, long position) throws IOException {
         while (b.hasRemaining()) {
-            out.write(b);
+            position += out.write(b, position);
+        }
+    }
+
+    /**
+     * Writes data at file positions, leaving out every piece that is all zeros (the file was sized beforehand, so those
+     * bytes read as zero already): a whole page of zeros, by file offset, stays a hole. Pieces that are not zero and
+     * follow each other in the file are gathered into one write of up to {@link #BATCH} bytes.
+     */
+    private static final class SparseOutput {
+        private static final int BATCH = 1 << 20;
+        private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[(int) PAGE]);
+        private final FileChannel out;
+        private final ByteBuffer pending = ByteBuffer.allocateDirect(BATCH);
+        /** All of {@link #pending}'s bytes (a segment of a buffer starts at the buffer's position: taken at 0). */
+        private final MemorySegment pendingBytes = MemorySegment.ofBuffer(pending);
+        private long pendingAt;
+
+        SparseOutput(FileChannel out) {
+            this.out = out;
+        }
+
+        /** Writes {@code data} at {@code position}, zero pages left out. */
+        void write(MemorySegment data, long position) throws IOException {
+            long size = data.byteSize();
+            long done = 0;
+            while (done < size) {
+                long at = position + done;
+                long piece = Math.min(size - done, PAGE - (at & (PAGE - 1))); // up to the next page boundary of the file
+                if (MemorySegment.mismatch(data, done, done + piece, ZEROS, 0, piece) >= 0) {
+                    if (pending.position() > 0 && (pendingAt + pending.position() != at || pending.remaining() < piece)) {
+                        flush();
+                    }
+                    if (pending.position() == 0) {
+                        pendingAt = at;
+                    }
+                    pendingBytes.asSlice(pending.position(), piece).copyFrom(data.asSlice(done, piece));
+                    pending.position(pending.position() + (int) piece);
+                }
+                done += piece;
+            }
+        }
+
+        void flush() throws IOException {
+            if (pending.position() > 0) {
+                writeFully(out, pending.flip(), pendingAt);
+                pending.clear();
+            }
         }
     }
 

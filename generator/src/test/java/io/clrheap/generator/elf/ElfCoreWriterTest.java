@@ -83,6 +83,43 @@ class ElfCoreWriterTest {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 
+    /** Blocks of 512 bytes the file takes on disk ({@code stat -c %b}), or -1 when stat cannot tell. */
+    private static long blocksOnDisk(Path file) throws Exception {
+        Process p = new ProcessBuilder("stat", "-c", "%b", file.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim();
+        return p.waitFor() == 0 && out.matches("\\d+") ? Long.parseLong(out) : -1;
+    }
+
+    @Test
+    void zeroPagesAreHolesAndTheCoreReadsTheProcessMemory() throws Exception {
+        // does this file system keep holes? a 1 MiB file that was only sized takes no blocks where it does
+        Path probe = dir.resolve("probe");
+        try (var raf = new java.io.RandomAccessFile(probe.toFile(), "rw")) {
+            raf.setLength(1 << 20);
+        }
+        long probeBlocks = ElfCoreWriterTest.blocksOnDisk(probe);
+        if (probeBlocks < 0 || probeBlocks * 512 >= 1 << 20) {
+            String message = "the file system of " + dir + " does not keep holes (or stat is missing): sparse writing not checked";
+            System.err.println("SKIPPED: " + message);
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, message);
+        }
+        // huge-loh: large arrays whose bodies the process never wrote, in chunks it did write
+        EmulatedRuntime process = build("huge-loh", RuntimeVersion.NET8, GcFlavor.SERVER);
+        Path file = core(process);
+        long size = Files.size(file);
+        long onDisk = blocksOnDisk(file) * 512;
+        assertThat(onDisk).as("bytes on disk of a %,d-byte core", size).isLessThan(size);
+        // a reader sees every byte the process holds, zeros included, where the writer left holes
+        try (ElfCore core = ElfCore.open(file)) {
+            for (var r : process.memory().touchedRanges()) {
+                for (long a = r.start(); a < r.start() + r.length(); a += 1 << 16) {
+                    int n = (int) Math.min(1 << 16, r.start() + r.length() - a);
+                    assertThat(core.readBytes(a, n)).as("0x%x", a).isEqualTo(process.memory().readBytes(a, n));
+                }
+            }
+        }
+    }
+
     @Test
     void anIndependentElfParserReadsTheCore() throws Exception {
         EmulatedRuntime process = build("default", RuntimeVersion.NET9, GcFlavor.SERVER);
