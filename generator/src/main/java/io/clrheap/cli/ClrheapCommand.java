@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
         },
         subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, ConformCommand.class, GoldenCommand.class, CaptureCommand.class,
             MapCommand.class,
+            MaterializeCommand.class,
             ExplainCommand.class,
             LayoutCommand.class,
             CommandLine.HelpCommand.class},
