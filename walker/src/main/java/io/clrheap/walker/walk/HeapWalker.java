@@ -41,13 +41,6 @@ public final class HeapWalker {
     /** Where a region walk leaves what its reads ahead read, once per region (nothing uses it). */
     @SuppressWarnings("unused")
     private volatile long touched;
-    /**
-     * Whether the walk runs two regions' chains of dependent loads interleaved on each thread ({@link #interleave}):
-     * system property {@code clrheap.walk.interleave}, on by default.
-     */
-    private volatile boolean interleaved = !"false".equals(System.getProperty("clrheap.walk.interleave"));
-    /** How many objects a follower's log holds before the follower waits; tests make it small. */
-    int followerLogLimit = VisitLog.MAX_OBJECTS;
     /** Bytes of the regions walked so far (for progress reports; walks update it per region). */
     private final java.util.concurrent.atomic.AtomicLong walkedBytes = new java.util.concurrent.atomic.AtomicLong();
 
@@ -110,22 +103,9 @@ public final class HeapWalker {
         return walkedBytes.get();
     }
 
-    /**
-     * Whether each thread walks two regions at once, a step of one then a step of the other, so that the memory loads
-     * of the two chains (object header → MethodTable info → size → next object) overlap; what is visited, in which
-     * order, and every problem reported are the same either way. On by default; off walks one region after another.
-     */
-    public HeapWalker interleave(boolean interleave) {
-        this.interleaved = interleave;
-        return this;
-    }
-
     /** Walks every region in address order on this thread. */
     public WalkSummary walk(ObjectVisitor visitor) {
         MethodTableCache cache = newCache();
-        if (interleaved && regions.size() > 1) {
-            return new LeadAndFollower(visitor, cache).run();
-        }
         WalkSummary total = WalkSummary.EMPTY;
         for (Region region : regions) {
             total = total.plus(walkRegion(region, visitor, cache));
@@ -134,177 +114,15 @@ public final class HeapWalker {
     }
 
     /**
-     * The single-visitor walk with two chains on one thread. The lead walks the earliest unfinished region into the
-     * visitor; the follower walks the regions after it into a {@link VisitLog}, which is replayed into the visitor
-     * when the lead finishes — so that the visitor sees everything in the sequential walk's order. The follower
-     * waits when the log is full (it holds at most {@link VisitLog#MAX_OBJECTS} objects), and the lead goes on alone.
-     */
-    private final class LeadAndFollower {
-        private final ObjectVisitor visitor;
-        private final MethodTableCache cache;
-        private final VisitLog log = new VisitLog(followerLogLimit);
-        private int next;
-        private WalkSummary total = WalkSummary.EMPTY;
-
-        LeadAndFollower(ObjectVisitor visitor, MethodTableCache cache) {
-            this.visitor = visitor;
-            this.cache = cache;
-        }
-
-        WalkSummary run() {
-            RegionWalk lead = open(visitor);
-            RegionWalk follower = open(log);
-            while (lead != null) {
-                if (follower != null) {
-                    // both chains, one step each, while the log has room
-                    while (log.hasRoom()) {
-                        boolean leadGoes = lead.step();
-                        boolean followerGoes = follower.step();
-                        if (!followerGoes) {
-                            close(follower);
-                            follower = open(log);
-                            if (follower == null) {
-                                break;
-                            }
-                        }
-                        if (!leadGoes) {
-                            break;
-                        }
-                    }
-                }
-                while (lead.step()) {
-                    // alone: the follower is done or waits for room in the log
-                }
-                close(lead);
-                log.replayInto(visitor);
-                if (follower != null) {
-                    lead = follower;            // what it saw is replayed: from here on it visits directly
-                    lead.visitor = visitor;
-                    follower = open(log);
-                } else {
-                    lead = open(visitor);
-                    follower = lead == null ? null : open(log);
-                }
-            }
-            return total;
-        }
-
-        private RegionWalk open(ObjectVisitor to) {
-            if (next == regions.size()) {
-                return null;
-            }
-            RegionWalk walk = new RegionWalk(regions.get(next++), to, cache);
-            walk.start();
-            return walk;
-        }
-
-        private void close(RegionWalk walk) {
-            total = total.plus(finish(walk));
-        }
-    }
-
-    /**
-     * What a follower saw, in order, for replay: objects as (address, MethodTable, size) triples, the region each
-     * run of them is in, and problems at their place among the objects. Its arrays grow to at most
-     * {@link #MAX_OBJECTS} objects and are reused from one replay to the next.
-     */
-    private static final class VisitLog implements ObjectVisitor {
-        static final int MAX_OBJECTS = 1 << 17;
-
-        private final int limit;
-        private long[] objects = new long[3 * 4096];
-        private int size;                                // objects held
-        private Region[] regionOf = new Region[8];       // region runs: regionOf[i] from object regionFrom[i] on
-        private int[] regionFrom = new int[8];
-        private int runs;
-        private final List<Problem> problems = new ArrayList<>();
-        private int[] problemAt = new int[8];            // problems.get(i) comes before object problemAt[i]
-
-        VisitLog(int limit) {
-            this.limit = limit;
-        }
-
-        boolean hasRoom() {
-            return size < limit;
-        }
-
-        @Override
-        public void object(long address, long methodTable, long objectSize, Region region) {
-            if (runs == 0 || regionOf[runs - 1] != region) {
-                newRun(region);
-            }
-            int at = 3 * size;
-            if (at == objects.length) {
-                objects = java.util.Arrays.copyOf(objects, 2 * at);
-            }
-            objects[at] = address;
-            objects[at + 1] = methodTable;
-            objects[at + 2] = objectSize;
-            size++;
-        }
-
-        private void newRun(Region region) {
-            if (runs == regionOf.length) {
-                regionOf = java.util.Arrays.copyOf(regionOf, 2 * runs);
-                regionFrom = java.util.Arrays.copyOf(regionFrom, 2 * runs);
-            }
-            regionOf[runs] = region;
-            regionFrom[runs++] = size;
-        }
-
-        @Override
-        public void problem(Problem problem) {
-            if (problems.size() == problemAt.length) {
-                problemAt = java.util.Arrays.copyOf(problemAt, 2 * problemAt.length);
-            }
-            problemAt[problems.size()] = size;
-            problems.add(problem);
-        }
-
-        /** Hands everything held to {@code visitor} in the order it came, and empties the log. */
-        void replayInto(ObjectVisitor visitor) {
-            int problem = 0;
-            int run = 0;
-            long[] o = objects;
-            for (int i = 0; i < size; ) {
-                while (problem < problems.size() && problemAt[problem] == i) {
-                    visitor.problem(problems.get(problem++));
-                }
-                while (run + 1 < runs && regionFrom[run + 1] <= i) {
-                    run++;
-                }
-                Region region = regionOf[run];
-                int until = run + 1 < runs ? Math.min(regionFrom[run + 1], size) : size;
-                if (problem < problems.size()) {
-                    until = Math.min(until, problemAt[problem]);
-                }
-                for (; i < until; i++) {
-                    visitor.object(o[3 * i], o[3 * i + 1], o[3 * i + 2], region);
-                }
-            }
-            while (problem < problems.size()) {
-                visitor.problem(problems.get(problem++));
-            }
-            size = 0;
-            runs = 0;
-            problems.clear();
-            java.util.Arrays.fill(regionOf, null);
-        }
-    }
-
-    /**
      * Walks the regions on {@code parallelism} threads, one visitor per region (from {@code perRegion}), and hands
      * each visitor to {@code inRegionOrder} in region address order as soon as it and those before it are done — so
      * that merging gives the same report as a sequential walk, and at most a few visitors per thread are alive.
      * Whether a region's walk can resume after a bad object depends on the dump only (not on which thread walked
-     * what before), so the result does not depend on scheduling. When {@link #interleave interleaved}, each task
-     * walks a batch of consecutive regions two at a time (each region still with its own visitor).
+     * what before), so the result does not depend on scheduling.
      */
     public <V extends ObjectVisitor> void walkRegions(Supplier<V> perRegion, java.util.function.Consumer<V> inRegionOrder,
                                                       int parallelism) throws InterruptedException {
         int threads = Math.max(1, Math.min(parallelism, regions.size()));
-        boolean twoAtOnce = interleaved;
-        int batch = twoAtOnce ? Math.max(1, Math.min(BATCH, regions.size() / (threads * 4))) : 1;
         BlockingQueue<MethodTableCache> caches = new ArrayBlockingQueue<>(threads);
         for (int i = 0; i < threads; i++) {
             caches.add(newCache());
@@ -315,85 +133,30 @@ public final class HeapWalker {
             return t;
         });
         int window = threads * 4;
-        java.util.ArrayDeque<Future<List<V>>> inFlight = new java.util.ArrayDeque<>(window);
+        java.util.ArrayDeque<Future<V>> inFlight = new java.util.ArrayDeque<>(window);
         try {
-            for (int from = 0; from < regions.size(); from += batch) {
+            for (Region region : regions) {
                 if (inFlight.size() == window) {
-                    inFlight.removeFirst().get().forEach(inRegionOrder);
+                    inRegionOrder.accept(inFlight.removeFirst().get());
                 }
-                List<Region> part = regions.subList(from, Math.min(from + batch, regions.size()));
                 inFlight.addLast(pool.submit(() -> {
-                    List<V> visitors = new ArrayList<>(part.size());
-                    for (int i = 0; i < part.size(); i++) {
-                        visitors.add(perRegion.get());
-                    }
+                    V visitor = perRegion.get();
                     MethodTableCache cache = caches.take();
                     try {
-                        if (twoAtOnce) {
-                            walkTwoAtOnce(part, visitors, cache);
-                        } else {
-                            for (int i = 0; i < part.size(); i++) {
-                                walkRegion(part.get(i), visitors.get(i), cache);
-                            }
-                        }
+                        walkRegion(region, visitor, cache);
                     } finally {
                         caches.add(cache);
                     }
-                    return visitors;
+                    return visitor;
                 }));
             }
             while (!inFlight.isEmpty()) {
-                inFlight.removeFirst().get().forEach(inRegionOrder);
+                inRegionOrder.accept(inFlight.removeFirst().get());
             }
         } catch (ExecutionException e) {
             throw new IllegalStateException("a region walk failed: " + e.getCause(), e.getCause());
         } finally {
             pool.shutdownNow();
-        }
-    }
-
-    /** Regions per task of an interleaved {@link #walkRegions}: enough for two chains to stay busy together. */
-    private static final int BATCH = 8;
-
-    /** Walks {@code part}'s regions, each into its own visitor, two at a time: a step of one, then of the other. */
-    private void walkTwoAtOnce(List<Region> part, List<? extends ObjectVisitor> visitors, MethodTableCache cache) {
-        int next = 0;
-        RegionWalk a = null;
-        RegionWalk b = null;
-        if (next < part.size()) {
-            a = new RegionWalk(part.get(next), visitors.get(next++), cache);
-            a.start();
-        }
-        if (next < part.size()) {
-            b = new RegionWalk(part.get(next), visitors.get(next++), cache);
-            b.start();
-        }
-        while (a != null && b != null) {
-            boolean aGoes = a.step();
-            boolean bGoes = b.step();
-            if (!aGoes) {
-                finish(a);
-                a = null;
-                if (next < part.size()) {
-                    a = new RegionWalk(part.get(next), visitors.get(next++), cache);
-                    a.start();
-                }
-            }
-            if (!bGoes) {
-                finish(b);
-                b = null;
-                if (next < part.size()) {
-                    b = new RegionWalk(part.get(next), visitors.get(next++), cache);
-                    b.start();
-                }
-            }
-        }
-        RegionWalk last = a != null ? a : b;
-        if (last != null) {
-            while (last.step()) {
-                // the batch's last region, alone
-            }
-            finish(last);
         }
     }
 
@@ -418,18 +181,7 @@ public final class HeapWalker {
     }
 
     private WalkSummary walkRegion(Region region, ObjectVisitor visitor, MethodTableCache cache) {
-        RegionWalk walk = new RegionWalk(region, visitor, cache);
-        walk.start();
-        while (walk.step()) {
-            // one object, context or problem a step
-        }
-        return finish(walk);
-    }
-
-    /** A region walk's end: its summary, the walked bytes counted, its pages given back when asked. */
-    private WalkSummary finish(RegionWalk walk) {
-        Region region = walk.region;
-        WalkSummary summary = walk.summary();
+        WalkSummary summary = new RegionWalk(region, visitor, cache, contextsIn(region)).run();
         if (releaseWalked) {
             release(region);
         }
@@ -471,17 +223,17 @@ public final class HeapWalker {
         }
     }
 
-    /** The state of one region's walk: {@link #start}, then {@link #step} until it answers false, then {@link #summary}. */
+    /** The state of one region's walk. */
     private final class RegionWalk {
-        final Region region;
-        /** Where objects and problems go; a follower's is switched to the walk's visitor once its log is replayed. */
-        ObjectVisitor visitor;
+        private final Region region;
+        private final ObjectVisitor visitor;
         private final MethodTableCache cache;
         private long[] contexts;
         private final long end;
         private final long countOffset = rules.componentCountOffset();
-        /** The next address to walk. */
-        private long address;
+        private final long methodTableMask = rules.methodTableMask();
+        private final long alignment = rules.alignment();
+        private final long minObjectSize = rules.minObjectSize();
         private int nextContext;
         /** {@code contexts[nextContext]}, or the highest address when no context is left: one compare per object. */
         private long nextContextAt;
@@ -499,59 +251,91 @@ public final class HeapWalker {
         private MemorySegment window;
         private long windowStart;
         private long windowLongs;
+        /** The offsets in the window where both an object's MethodTable word and its count lie in it ({@link #fastStep}). */
+        private long windowFast;
         /** What {@link #touchAhead} read, kept so that the reads are not optimised away. */
         private long sink;
 
-        RegionWalk(Region region, ObjectVisitor visitor, MethodTableCache cache) {
+        RegionWalk(Region region, ObjectVisitor visitor, MethodTableCache cache, long[] contexts) {
             this.region = region;
             this.visitor = visitor;
             this.cache = cache;
-            this.contexts = contextsIn(region);
+            this.contexts = contexts;
             this.end = region.end();
-            this.address = region.mem();
         }
 
-        /** Checks the region's allocation contexts (reporting the corrupt ones) before the first step. */
-        void start() {
+        WalkSummary run() {
             dropContextsOverObjects();
             nextContextAt = contexts.length == 0 ? -1 : contexts[0];
-        }
-
-        /** Walks one object, allocation context or problem; false once the region is done (and nothing was walked). */
-        boolean step() {
-            long at = address;
-            if (Long.compareUnsigned(at, end) >= 0) {
-                return false;
-            }
-            if (Long.compareUnsigned(at, nextContextAt) >= 0) {
-                long skipTo = skipContext(at);
-                if (skipTo != at) {
-                    address = skipTo;
-                    return true;
+            long address = region.mem();
+            while (true) {
+                long next = fastStep(address);
+                if (next != address) {
+                    address = next;
+                    continue;
                 }
+                if (Long.compareUnsigned(address, end) >= 0) {
+                    break;
+                }
+                // everything else, as the walk always did: contexts, reads outside the window, problems
+                long skipTo = skipContext(address);
+                if (skipTo != address) {
+                    address = skipTo;
+                    continue;
+                }
+                next = visit(address);
+                if (next >= 0) {
+                    address = next;
+                    continue;
+                }
+                if (++problems >= limits.maxProblemsPerRegion()) {
+                    report(pendingKind, address, String.format("%s; %d problems in this region, the remaining 0x%x bytes are skipped",
+                            pendingDetail, problems, end - address));
+                    break;
+                }
+                long resumed = resync(address + rules.minObjectSize());
+                report(pendingKind, address, Long.compareUnsigned(resumed, end) < 0
+                        ? String.format("%s; the walk resumes at 0x%x", pendingDetail, resumed)
+                        : String.format("%s; no plausible object follows, the rest of the region is skipped", pendingDetail));
+                address = resumed;
             }
-            long next = visit(at);
-            address = next >= 0 ? next : afterProblem(at);
-            return true;
-        }
-
-        /** Reports the pending problem at {@code at}; the address the walk resumes at (the region's end: it stops). */
-        private long afterProblem(long at) {
-            if (++problems >= limits.maxProblemsPerRegion()) {
-                report(pendingKind, at, String.format("%s; %d problems in this region, the remaining 0x%x bytes are skipped",
-                        pendingDetail, problems, end - at));
-                return end;
-            }
-            long resumed = resync(at + rules.minObjectSize());
-            report(pendingKind, at, Long.compareUnsigned(resumed, end) < 0
-                    ? String.format("%s; the walk resumes at 0x%x", pendingDetail, resumed)
-                    : String.format("%s; no plausible object follows, the rest of the region is skipped", pendingDetail));
-            return resumed;
-        }
-
-        WalkSummary summary() {
             touched = sink; // published once per region, so that the reads ahead are kept
             return new WalkSummary(objects, bytes, problems);
+        }
+
+        /**
+         * The common case of the walk, kept small enough to be inlined into {@link #run}'s loop, which keeps the
+         * address in a register: the object at {@code at} lies in the window (so before the region's end), no
+         * allocation context starts at or before it, its MethodTable word and count lie in the window, its
+         * MethodTable is known valid (or valid once loaded) and it fits in the region. Visits it and answers the next
+         * address; in every other case answers {@code at}, having done nothing, and {@link #run} takes the ordinary
+         * path, which reads and checks everything again as before — so what is visited and reported is unchanged.
+         */
+        private long fastStep(long at) {
+            long off = at - windowStart;
+            if (Long.compareUnsigned(off, windowFast) < 0 && Long.compareUnsigned(at, nextContextAt) < 0) {
+                long word = window.get(U64, off);
+                long ahead = off + AHEAD;
+                if (Long.compareUnsigned(ahead, windowLongs) < 0) {
+                    sink ^= window.get(U64, ahead);
+                }
+                long mt = word & methodTableMask;
+                long info = mt == 0 ? MethodTableCache.INVALID : cache.lookup(mt);
+                if (info != MethodTableCache.INVALID) {
+                    int component = MethodTableCache.componentSize(info);
+                    // read whether or not the type has components (no branch on the type); ignored when it has none
+                    long count = Integer.toUnsignedLong(window.get(U32, off + countOffset)) & -(long) Integer.signum(component);
+                    long size = MethodTableCache.baseSize(info) + count * component;          // rules.size
+                    long step = Math.max((size + alignment - 1) & -alignment, minObjectSize); // rules.step
+                    if (Long.compareUnsigned(step, end - at) <= 0) {
+                        visitor.object(at, mt, size, region);
+                        objects++;
+                        bytes += size;
+                        return at + step;
+                    }
+                }
+            }
+            return at;
         }
 
         /**
@@ -623,11 +407,12 @@ public final class HeapWalker {
                 touchAhead(address);
                 long mt = word & rules.methodTableMask();
                 if (mt == 0) {
-                    return nullMethodTable(word);
+                    return pending(ProblemKind.NULL_METHOD_TABLE, "the MethodTable word is 0x" + Long.toHexString(word));
                 }
                 info = cache.lookup(mt);
                 if (info == MethodTableCache.INVALID) {
-                    return badMethodTable(mt);
+                    return pending(ProblemKind.BAD_METHOD_TABLE, String.format(
+                            "MethodTable 0x%x is unreadable or has an implausible BaseSize", mt));
                 }
                 int component = MethodTableCache.componentSize(info);
                 long countAt = address + countOffset - windowStart;
@@ -640,7 +425,9 @@ public final class HeapWalker {
                 long size = rules.size(MethodTableCache.baseSize(info), component, count);
                 long step = rules.step(size);
                 if (Long.compareUnsigned(step, end - address) > 0) {
-                    return pastRegionEnd(mt, size, address + step);
+                    return pending(ProblemKind.OBJECT_PAST_REGION_END, String.format(
+                            "MethodTable 0x%x, size %d: the object would end at 0x%x, past the region end 0x%x",
+                            mt, size, address + step, end));
                 }
                 visitor.object(address, mt, size, region);
                 objects++;
@@ -649,23 +436,6 @@ public final class HeapWalker {
             } catch (MissingMemoryException e) {
                 return pending(ProblemKind.UNREADABLE_OBJECT, e.getMessage());
             }
-        }
-
-        // the problems visit() meets, out of its way (it stays small enough to be inlined into the stepping loops)
-
-        private long nullMethodTable(long word) {
-            return pending(ProblemKind.NULL_METHOD_TABLE, "the MethodTable word is 0x" + Long.toHexString(word));
-        }
-
-        private long badMethodTable(long mt) {
-            return pending(ProblemKind.BAD_METHOD_TABLE, String.format(
-                    "MethodTable 0x%x is unreadable or has an implausible BaseSize", mt));
-        }
-
-        private long pastRegionEnd(long mt, long size, long objectEnd) {
-            return pending(ProblemKind.OBJECT_PAST_REGION_END, String.format(
-                    "MethodTable 0x%x, size %d: the object would end at 0x%x, past the region end 0x%x",
-                    mt, size, objectEnd, end));
         }
 
         /** The 8 bytes at {@code address}: from the window when it holds them, else from the memory (refilling the window). */
@@ -715,6 +485,7 @@ public final class HeapWalker {
             window = view.asSlice(0, size);
             windowStart = address;
             windowLongs = size - 7;
+            windowFast = Math.max(0, windowLongs - countOffset);
             return true;
         }
 
