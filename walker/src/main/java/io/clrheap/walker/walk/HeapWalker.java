@@ -31,9 +31,6 @@ public final class HeapWalker {
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     /** How far ahead of the object being read the walk touches memory ({@link RegionWalk#touchAhead}). */
     private static final long AHEAD = Long.getLong("clrheap.walk.ahead", 256);
-    /** Where a region walk leaves what its reads ahead read (nothing uses it). */
-    @SuppressWarnings("unused")
-    private static volatile long touched;
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final Memory memory;
@@ -41,6 +38,9 @@ public final class HeapWalker {
     private final DiscoveredHeap heap;
     private final WalkLimits limits;
     private final List<Region> regions;
+    /** Where a region walk leaves what its reads ahead read, once per region (nothing uses it). */
+    @SuppressWarnings("unused")
+    private volatile long touched;
     /** Bytes of the regions walked so far (for progress reports; walks update it per region). */
     private final java.util.concurrent.atomic.AtomicLong walkedBytes = new java.util.concurrent.atomic.AtomicLong();
 
@@ -231,7 +231,12 @@ public final class HeapWalker {
         private long[] contexts;
         private final long end;
         private final long countOffset = rules.componentCountOffset();
+        private final long methodTableMask = rules.methodTableMask();
+        private final long alignment = rules.alignment();
+        private final long minObjectSize = rules.minObjectSize();
         private int nextContext;
+        /** {@code contexts[nextContext]}, or the highest address when no context is left: one compare per object. */
+        private long nextContextAt;
         private int problems;
         private ProblemKind pendingKind;
         private String pendingDetail;
@@ -246,6 +251,8 @@ public final class HeapWalker {
         private MemorySegment window;
         private long windowStart;
         private long windowLongs;
+        /** The offsets in the window where both an object's MethodTable word and its count lie in it ({@link #fastStep}). */
+        private long windowFast;
         /** What {@link #touchAhead} read, kept so that the reads are not optimised away. */
         private long sink;
 
@@ -259,14 +266,24 @@ public final class HeapWalker {
 
         WalkSummary run() {
             dropContextsOverObjects();
+            nextContextAt = contexts.length == 0 ? -1 : contexts[0];
             long address = region.mem();
-            while (Long.compareUnsigned(address, end) < 0) {
+            while (true) {
+                long next = fastStep(address);
+                if (next != address) {
+                    address = next;
+                    continue;
+                }
+                if (Long.compareUnsigned(address, end) >= 0) {
+                    break;
+                }
+                // everything else, as the walk always did: contexts, reads outside the window, problems
                 long skipTo = skipContext(address);
                 if (skipTo != address) {
                     address = skipTo;
                     continue;
                 }
-                long next = visit(address);
+                next = visit(address);
                 if (next >= 0) {
                     address = next;
                     continue;
@@ -284,6 +301,41 @@ public final class HeapWalker {
             }
             touched = sink; // published once per region, so that the reads ahead are kept
             return new WalkSummary(objects, bytes, problems);
+        }
+
+        /**
+         * The common case of the walk, kept small enough to be inlined into {@link #run}'s loop, which keeps the
+         * address in a register: the object at {@code at} lies in the window (so before the region's end), no
+         * allocation context starts at or before it, its MethodTable word and count lie in the window, its
+         * MethodTable is known valid (or valid once loaded) and it fits in the region. Visits it and answers the next
+         * address; in every other case answers {@code at}, having done nothing, and {@link #run} takes the ordinary
+         * path, which reads and checks everything again as before — so what is visited and reported is unchanged.
+         */
+        private long fastStep(long at) {
+            long off = at - windowStart;
+            if (Long.compareUnsigned(off, windowFast) < 0 && Long.compareUnsigned(at, nextContextAt) < 0) {
+                long word = window.get(U64, off);
+                long ahead = off + AHEAD;
+                if (Long.compareUnsigned(ahead, windowLongs) < 0) {
+                    sink ^= window.get(U64, ahead);
+                }
+                long mt = word & methodTableMask;
+                long info = mt == 0 ? MethodTableCache.INVALID : cache.lookup(mt);
+                if (info != MethodTableCache.INVALID) {
+                    int component = MethodTableCache.componentSize(info);
+                    // read whether or not the type has components (no branch on the type); ignored when it has none
+                    long count = Integer.toUnsignedLong(window.get(U32, off + countOffset)) & -(long) Integer.signum(component);
+                    long size = MethodTableCache.baseSize(info) + count * component;          // rules.size
+                    long step = Math.max((size + alignment - 1) & -alignment, minObjectSize); // rules.step
+                    if (Long.compareUnsigned(step, end - at) <= 0) {
+                        visitor.object(at, mt, size, region);
+                        objects++;
+                        bytes += size;
+                        return at + step;
+                    }
+                }
+            }
+            return at;
         }
 
         /**
@@ -335,12 +387,14 @@ public final class HeapWalker {
             while (nextContext < contexts.length && Long.compareUnsigned(contexts[nextContext], address) < 0) {
                 nextContext += 2;
             }
+            long skipTo = address;
             if (nextContext < contexts.length && contexts[nextContext] == address) {
                 long past = rules.contextEnd(contexts[nextContext + 1]);
                 nextContext += 2;
-                return Long.compareUnsigned(past, address) > 0 ? past : address + rules.minObjectSize();
+                skipTo = Long.compareUnsigned(past, address) > 0 ? past : address + rules.minObjectSize();
             }
-            return address;
+            nextContextAt = nextContext < contexts.length ? contexts[nextContext] : -1;
+            return skipTo;
         }
 
         /** Visits the object at {@code address}; returns the next address, or -1 after reporting a problem. */
@@ -431,6 +485,7 @@ public final class HeapWalker {
             window = view.asSlice(0, size);
             windowStart = address;
             windowLongs = size - 7;
+            windowFast = Math.max(0, windowLongs - countOffset);
             return true;
         }
 
