@@ -372,6 +372,8 @@ public final class RealRuntimes {
 
     /** Renames {@code from} to {@code target} atomically; when another JVM got there first, its copy stays. */
     private static void moveIntoPlace(Path from, Path target) throws IOException {
+        // a temporary folder is private (rwx------); the cache is readable by all, like ~/.cache's other contents
+        Files.setPosixFilePermissions(from, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         try {
             Files.move(from, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (FileSystemException e) {
