@@ -162,7 +162,13 @@ public final class DotnetTestProcess implements AutoCloseable {
                     + "\ncommand: " + String.join(" ", launch.command()) + "\nenvironment: " + launch.environment()
                     + "\nstdout:\n" + tail(String.join("\n", lines)) + "\nstderr:\n" + tail(read(stderr)));
         }
-        DotnetTestProcess started = new DotnetTestProcess(runtime, serverGc, process, stderr, lines);
+        DotnetTestProcess started;
+        try {
+            started = new DotnetTestProcess(runtime, serverGc, process, stderr, lines);
+        } catch (RuntimeException e) {
+            process.destroyForcibly();
+            throw e;
+        }
         if (started.objects.isEmpty()) {
             started.close();
             throw new IllegalStateException(runtime + " test process reported no objects:\n" + String.join("\n", lines));
