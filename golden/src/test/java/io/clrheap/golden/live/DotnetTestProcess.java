@@ -50,6 +50,7 @@ public final class DotnetTestProcess implements AutoCloseable {
     private final Map<String, Integer> generations;
     private final int reportedHeapCount;
     private final String reportedGc;
+    private final String runtimeVersion;
     private Integer exitCode;
 
     private DotnetTestProcess(RealRuntime runtime, boolean serverGc, Process process, Path stderr, List<String> output) {
@@ -63,6 +64,7 @@ public final class DotnetTestProcess implements AutoCloseable {
         Map<String, Integer> gens = new LinkedHashMap<>();
         int heaps = 0;
         String gc = "unknown";
+        String version = "";
         for (String line : output) {
             String[] f = line.split(" ");
             switch (f[0]) {
@@ -77,6 +79,7 @@ public final class DotnetTestProcess implements AutoCloseable {
                 }
                 case "HEAPS" -> heaps = Integer.parseInt(f[1]);
                 case "GC" -> gc = f[1];
+                case "RUNTIME" -> version = f[1];
                 default -> {
                 }
             }
@@ -86,6 +89,7 @@ public final class DotnetTestProcess implements AutoCloseable {
         this.generations = Collections.unmodifiableMap(gens);
         this.reportedHeapCount = heaps;
         this.reportedGc = gc;
+        this.runtimeVersion = version;
     }
 
     /**
@@ -158,7 +162,13 @@ public final class DotnetTestProcess implements AutoCloseable {
                     + "\ncommand: " + String.join(" ", launch.command()) + "\nenvironment: " + launch.environment()
                     + "\nstdout:\n" + tail(String.join("\n", lines)) + "\nstderr:\n" + tail(read(stderr)));
         }
-        DotnetTestProcess started = new DotnetTestProcess(runtime, serverGc, process, stderr, lines);
+        DotnetTestProcess started;
+        try {
+            started = new DotnetTestProcess(runtime, serverGc, process, stderr, lines);
+        } catch (RuntimeException e) {
+            process.destroyForcibly();
+            throw e;
+        }
         if (started.objects.isEmpty()) {
             started.close();
             throw new IllegalStateException(runtime + " test process reported no objects:\n" + String.join("\n", lines));
@@ -203,6 +213,11 @@ public final class DotnetTestProcess implements AutoCloseable {
      */
     public int heapCount() {
         return reportedHeapCount > 0 ? reportedHeapCount : serverGc ? 2 : 1;
+    }
+
+    /** The runtime's version as the program saw it ({@code Environment.Version}, e.g. {@code 9.0.1}). */
+    public String runtimeVersion() {
+        return runtimeVersion;
     }
 
     /** {@code server}, {@code workstation}, or {@code unknown} (10.0: the trimmed CoreLib cannot tell): what the program saw. */

