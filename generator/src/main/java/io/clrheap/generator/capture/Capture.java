@@ -6,6 +6,7 @@ import io.clrheap.generator.ipc.DiagnosticsException;
 import io.clrheap.generator.nettrace.Nettrace;
 import io.clrheap.generator.nettrace.NettraceReader;
 import io.clrheap.generator.snapshot.GcHeapSnapshot;
+import io.clrheap.walker.source.elf.ElfCore;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -33,6 +34,9 @@ import org.tukaani.xz.XZOutputStream;
  * written into a work folder beside the output and moved into place at the end.
  */
 public final class Capture {
+
+    /** Dumps and snapshots taken before giving up on a snapshot that does not describe its dump. */
+    static final int ATTEMPTS = 5;
 
     /** GC | GCHeapSurvivalAndMovement | GCHeapDump | GCHeapCollect | Type | GCHeapAndTypeNames (ClrEtwAll.man keywords). */
     public static final long KEYWORDS = 0x1L | 0x400000L | 0x100000L | 0x800000L | 0x80000L | 0x1000000L;
@@ -80,44 +84,66 @@ public final class Capture {
         boolean moved = false;
         try {
             DiagnosticsClient client = DiagnosticsClient.forProcess(o.pid(), o.tempFolders(), o.timeout());
-            // 1. the dump
+            // 1. the dump, 2. the snapshot; again when the snapshot does not describe the dump (its GC listed the objects
+            // where it moved them): that GC has compacted the heap, so the next one has little left to move
             Path full = work.resolve("full.core");
-            progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
-            Set<Long> before = children(o.pid());
-            long td = System.nanoTime();
-            try {
-                client.generateCoreDump(full, DiagnosticsClient.DUMP_TYPE_FULL, o.timeout());
-            } finally {
-                killNewChildren(o.pid(), before, progress);
-            }
-            Duration dumpTime = Duration.ofNanos(System.nanoTime() - td);
-            if (!Files.isRegularFile(full)) {
-                throw new DiagnosticsException("the runtime answered GenerateCoreDump but wrote no " + full);
-            }
-            long fullBytes = Files.size(full);
-            progress.accept(String.format(Locale.ROOT, "dump: %,d bytes in %.1f s", fullBytes, seconds(dumpTime)));
-            // 2. the snapshot
-            long tt = System.nanoTime();
             Path trace = work.resolve("snapshot.nettrace");
-            progress.accept("snapshot: EventPipe session with the GC heap dump keywords (the runtime collects and walks its heap) ...");
-            long traceBytes;
-            try (DiagnosticsClient.TraceSession session = client.collectTracing(256,
-                    List.of(new DiagnosticsClient.Provider(RUNTIME_PROVIDER, KEYWORDS, LEVEL_VERBOSE, "")));
-                    OutputStream t = new BufferedOutputStream(Files.newOutputStream(trace))) {
-                traceBytes = session.record(t, o.idle(), o.maxTrace());
-            }
-            Nettrace nettrace;
-            try (InputStream in = new BufferedInputStream(Files.newInputStream(trace), 1 << 16)) {
-                nettrace = NettraceReader.read(in);
-            }
-            GcHeapSnapshot snapshot = GcHeapSnapshot.decode(nettrace);
-            if (snapshot.nodeCount() == 0) {
-                throw new DiagnosticsException("the trace (" + traceBytes + " bytes, " + nettrace.events().size() + " events) holds no GCBulkNode event: the runtime did not walk its heap");
+            long fullBytes = 0;
+            long traceBytes = 0;
+            Duration dumpTime = Duration.ZERO;
+            Duration traceTime = Duration.ZERO;
+            GcHeapSnapshot snapshot = null;
+            for (int attempt = 1; snapshot == null; attempt++) {
+                progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
+                Set<Long> before = children(o.pid());
+                long td = System.nanoTime();
+                try {
+                    client.generateCoreDump(full, DiagnosticsClient.DUMP_TYPE_FULL, o.timeout());
+                } finally {
+                    killNewChildren(o.pid(), before, progress);
+                }
+                dumpTime = Duration.ofNanos(System.nanoTime() - td);
+                if (!Files.isRegularFile(full)) {
+                    throw new DiagnosticsException("the runtime answered GenerateCoreDump but wrote no " + full);
+                }
+                fullBytes = Files.size(full);
+                progress.accept(String.format(Locale.ROOT, "dump: %,d bytes in %.1f s", fullBytes, seconds(dumpTime)));
+                // 2. the snapshot
+                long tt = System.nanoTime();
+                progress.accept("snapshot: EventPipe session with the GC heap dump keywords (the runtime collects and walks its heap) ...");
+                try (DiagnosticsClient.TraceSession session = client.collectTracing(256,
+                        List.of(new DiagnosticsClient.Provider(RUNTIME_PROVIDER, KEYWORDS, LEVEL_VERBOSE, "")));
+                        OutputStream t = new BufferedOutputStream(Files.newOutputStream(trace))) {
+                    traceBytes = session.record(t, o.idle(), o.maxTrace());
+                }
+                Nettrace nettrace;
+                try (InputStream in = new BufferedInputStream(Files.newInputStream(trace), 1 << 16)) {
+                    nettrace = NettraceReader.read(in);
+                }
+                GcHeapSnapshot candidate = GcHeapSnapshot.decode(nettrace);
+                if (candidate.nodeCount() == 0) {
+                    throw new DiagnosticsException("the trace (" + traceBytes + " bytes, " + nettrace.events().size() + " events) holds no GCBulkNode event: the runtime did not walk its heap");
+                }
+                traceTime = Duration.ofNanos(System.nanoTime() - tt);
+                progress.accept(String.format(Locale.ROOT, "snapshot: %,d bytes, %,d events, %,d objects in %.1f s", traceBytes, nettrace.events().size(),
+                        candidate.nodeCount(), seconds(traceTime)));
+                SnapshotAgreement agreement;
+                try (ElfCore dump = ElfCore.open(full)) {
+                    agreement = SnapshotAgreement.check(dump, candidate.liveObjects());
+                }
+                if (agreement.agrees()) {
+                    snapshot = candidate;
+                } else if (attempt < ATTEMPTS) {
+                    progress.accept("snapshot: does not describe the dump: " + agreement.describe()
+                            + "; the snapshot's GC moved the objects; taking the dump and the snapshot again");
+                    Files.delete(full);
+                    Files.delete(trace);
+                } else {
+                    throw new DiagnosticsException("after " + ATTEMPTS + " attempts the runtime's heap snapshot still does not describe its dump: "
+                            + agreement.describe());
+                }
             }
             snapshot.write(work);
-            Duration traceTime = Duration.ofNanos(System.nanoTime() - tt);
-            progress.accept(String.format(Locale.ROOT, "snapshot: %,d bytes, %,d events, %,d objects in %.1f s", traceBytes, nettrace.events().size(),
-                    snapshot.nodeCount(), seconds(traceTime)));
             // 3. trim and compress
             long tr = System.nanoTime();
             progress.accept("trim and compress: core.xz (xz preset " + o.xzPreset() + ") ...");

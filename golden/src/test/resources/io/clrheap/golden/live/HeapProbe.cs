@@ -6,7 +6,7 @@
 //
 // Output lines (ASCII, one space between fields):
 //   PID pid
-//   RUNTIME version               Environment.Version (9.0.1), else CoreLib's assembly version (9.0.0.0)
+//   RUNTIME version-of-CoreLib
 //   GC server|workstation|unknown   (unknown: the trimmed 10.0 CoreLib has neither GC.GetConfigurationVariables nor GCSettings)
 //   GCCONFIG key value           what GC.GetConfigurationVariables() says (.NET 7+), one line per variable
 //   HEAPS n                      the GC heap count, when the program can tell
@@ -150,7 +150,7 @@ public static unsafe class HeapProbe
 
         // everything that allocates happens before the addresses are read
         for (int i = 0; i < count; i++) types[i] = objects[i].GetType().FullName;
-        string runtime = RuntimeVersion();
+        string runtime = typeof(object).Assembly.GetName().Version.ToString();
         List<string> config = GcConfiguration();
         int server = IsServerGC(config); // -1: cannot tell
         int heaps = HeapCount(config, server);
@@ -219,21 +219,6 @@ public static unsafe class HeapProbe
             if (got <= 0 || *one == (byte) '\n') break;
         }
         GC.KeepAlive(objects);
-    }
-
-    static string RuntimeVersion()
-    {
-        try
-        {
-            // by name: the .NET Core 2.0 CoreLib that 10.0's program compiles against has Environment internal
-            Type environment = typeof(object).Assembly.GetType("System.Environment");
-            PropertyInfo version = environment == null ? null : environment.GetProperty("Version", BindingFlags.Public | BindingFlags.Static);
-            if (version != null) return version.GetValue(null, null).ToString();
-        }
-        catch (Exception)
-        {
-        }
-        return typeof(object).Assembly.GetName().Version.ToString();
     }
 
     // ends the process the orderly way (the runtime removes its diagnostics socket), when Environment.Exit is there
