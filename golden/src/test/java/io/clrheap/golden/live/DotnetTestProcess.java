@@ -215,7 +215,7 @@ public final class DotnetTestProcess implements AutoCloseable {
         return reportedHeapCount > 0 ? reportedHeapCount : serverGc ? 2 : 1;
     }
 
-    /** The runtime's version as the program saw it ({@code Environment.Version}, e.g. {@code 9.0.1}). */
+    /** The runtime's version as the program saw it: System.Private.CoreLib's assembly version, e.g. {@code 9.0.0.0}. */
     public String runtimeVersion() {
         return runtimeVersion;
     }
