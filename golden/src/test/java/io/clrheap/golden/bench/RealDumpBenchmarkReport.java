@@ -71,8 +71,9 @@ public final class RealDumpBenchmarkReport {
         System.out.println("wrote " + out.toAbsolutePath());
     }
 
-    static List<String> dumpNames() {
-        return Arrays.asList(RealDumpBenchmark.Dump.class.getFields()[0].getAnnotation(org.openjdk.jmh.annotations.Param.class).value());
+    /** The dumps the benchmark runs on: its {@code @Param} list, read so that the two cannot disagree. */
+    static List<String> dumpNames() throws NoSuchFieldException {
+        return Arrays.asList(RealDumpBenchmark.Dump.class.getField("name").getAnnotation(org.openjdk.jmh.annotations.Param.class).value());
     }
 
     /** What one dump is, checked: its walk with the committed names file prints the committed statistics. */
