@@ -10,10 +10,6 @@ import io.clrheap.walker.target.TargetOpener;
 import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.minidump.Minidump;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import org.tukaani.xz.XZInputStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -52,32 +48,13 @@ final class OpenedDump implements AutoCloseable {
             Minidump dump = Minidump.open(file);
             return new OpenedDump("minidump", dump, dump.typeNames().orElse(Map.of()), (opener, module) -> opener.open(dump), dump);
         }
-        if (isBundle(file)) {
+        if (Bundle.isBundle(file)) {
             Bundle bundle = Bundle.open(file);
             return new OpenedDump("fixture bundle", bundle, bundle.typeNames(),
                     (opener, module) -> opener.open(bundle, bundle.mappedFiles(), module), bundle);
         }
         ElfCore core = ElfCore.open(file, notes);
         return new OpenedDump("ELF core", core, core.typeNames(), (opener, module) -> opener.open(core, core.mappedFiles(), module), core);
-    }
-
-    private static final int XZ_MEMORY_LIMIT_KIB = 256 * 1024;
-
-    /** An xz stream whose first 512 bytes are a ustar header: a fixture bundle (a core.xz starts with an ELF header). */
-    private static boolean isBundle(Path file) throws IOException {
-        byte[] magic = new byte[6];
-        try (InputStream in = Files.newInputStream(file)) {
-            if (in.readNBytes(magic, 0, 6) < 6 || (magic[0] & 0xff) != 0xfd || magic[1] != '7' || magic[2] != 'z' || magic[3] != 'X' || magic[4] != 'Z') {
-                return false;
-            }
-        }
-        // a memory limit, as the bundle reader has: a hostile dictionary size must not cost a GiB just to look
-        try (InputStream in = new XZInputStream(Files.newInputStream(file), XZ_MEMORY_LIMIT_KIB)) {
-            byte[] header = in.readNBytes(512);
-            return header.length == 512 && new String(header, 257, 5, StandardCharsets.US_ASCII).equals("ustar");
-        } catch (IOException e) {
-            return false; // not a readable xz stream: the ELF reader says what is wrong with it
-        }
     }
 
     String format() {

@@ -1,6 +1,5 @@
 package io.clrheap.cli;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -122,6 +121,17 @@ final class WalkCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No summary line on stderr.")
     boolean quiet;
 
+    @Option(names = "--engine", paramLabel = "ENGINE",
+            description = "Who reads the heap: walker (clrheap's own, without the DAC; the default); dac (Microsoft's DAC, the way SOS "
+                    + "walks: ISOSDacInterface, object by object with GetObjectData); dac-heapwalk (the DAC's own heap walker, "
+                    + "IDacDbiInterface::WalkHeap: free objects skipped, sizes rounded up to 8). The DAC engines read dump files "
+                    + "(ELF core or bundle) and run the DAC in a child process; with them --stat, --objects, --eeheap print the DAC's "
+                    + "answers and --verify lists the DAC calls that failed.")
+    String engine = "walker";
+
+    @Mixin
+    DacOption dacOption = new DacOption();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -141,6 +151,17 @@ final class WalkCommand implements Callable<Integer> {
         }
         if (names != null && !Files.isRegularFile(names)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--names " + names + ": no such file");
+        }
+        DacWalk.Engine dacEngine = DacWalk.Engine.of(engine).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
+                "--engine " + engine + ": one of walker, dac, dac-heapwalk"));
+        if (dacEngine != DacWalk.Engine.WALKER && (source.emulated() || source.live())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--engine " + engine + " reads dump files: give a DUMP (an ELF core or a bundle)");
+        }
+        if (dacEngine != DacWalk.Engine.WALKER && report.handles) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--handles goes with --engine walker only");
+        }
+        if (dacEngine == DacWalk.Engine.WALKER && dacOption.dac != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--dac goes with --engine dac or dac-heapwalk");
         }
         if (source.emulated()) {
             return walkEmulated(out, err);
@@ -165,6 +186,16 @@ final class WalkCommand implements Callable<Integer> {
             }
             if (module != null && target.module().symbolsFrom().equals("dump memory")) {
                 note(err, "--module ignored: the dump holds the runtime module's headers");
+            }
+            if (dacEngine != DacWalk.Engine.WALKER) {
+                if (opened.format().equals("minidump")) {
+                    err.println("clrheap walk: " + dump + " is a minidump of a Windows process; the Linux DAC reads Linux ELF cores and bundles");
+                    return EXIT_CANNOT_OPEN;
+                }
+                DacWalk.Report which = report.objects ? DacWalk.Report.OBJECTS : report.eeheap ? DacWalk.Report.EEHEAP
+                        : report.verify ? DacWalk.Report.VERIFY : DacWalk.Report.STAT;
+                return new DacWalk(out, err, quiet, json).run(dacEngine, dacOption, dump, target, which,
+                        names != null ? typeNames : opened.typeNames().isEmpty() ? null : typeNames);
             }
             return walk(out, err, dump.getFileName().toString(), target, new HeapDiscovery(target).discover(), typeNames);
         } catch (DumpFormatException | MinidumpFormatException e) {
@@ -356,38 +387,9 @@ final class WalkCommand implements Callable<Integer> {
     }
 
     private int objects(PrintWriter out, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws IOException {
-        long free = heap.freeMethodTable();
-        if (json) {
-            JsonGenerator g = new ObjectMapper().getFactory().createGenerator(out);
-            g.writeStartArray();
-            walker.walk((address, mt, size, region) -> {
-                try {
-                    g.writeStartObject();
-                    g.writeStringField("address", "0x" + Long.toHexString(address));
-                    g.writeStringField("mt", "0x" + Long.toHexString(mt));
-                    g.writeNumberField("size", size);
-                    g.writeStringField("type", names.display(mt, free));
-                    g.writeStringField("generation", region.kind().id());
-                    g.writeNumberField("heap", region.heap());
-                    g.writeEndObject();
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
-            g.writeEndArray();
-            g.flush();
-            out.println();
-            return 0;
-        }
-        out.println("address\tmt\tsize\ttype");
-        StringBuilder line = new StringBuilder(128);
-        walker.walk((address, mt, size, region) -> {
-            line.setLength(0);
-            line.append("0x").append(Long.toHexString(address)).append('\t').append("0x").append(Long.toHexString(mt))
-                    .append('\t').append(size).append('\t').append(names.display(mt, free));
-            out.println(line);
-        });
-        out.flush();
+        ObjectListPrinter printer = new ObjectListPrinter(out, json, names, heap.freeMethodTable());
+        walker.walk(printer::object);
+        printer.end();
         return 0;
     }
 

@@ -89,6 +89,28 @@ public final class Bundle extends MappedDump implements AutoCloseable {
         answerNames = List.copyOf(answers);
     }
 
+    /** A memory limit for sniffing: a hostile dictionary size must not cost a GiB just to look. */
+    private static final int SNIFF_XZ_MEMORY_LIMIT_KIB = 256 * 1024;
+
+    /**
+     * Whether {@code file} looks like a fixture bundle: an xz stream whose first 512 bytes are a ustar header (a
+     * {@code core.xz} starts with an ELF header instead). A file that is not a readable xz stream is not a bundle.
+     */
+    public static boolean isBundle(Path file) throws IOException {
+        byte[] magic = new byte[6];
+        try (InputStream in = Files.newInputStream(file)) {
+            if (in.readNBytes(magic, 0, 6) < 6 || (magic[0] & 0xff) != 0xfd || magic[1] != '7' || magic[2] != 'z' || magic[3] != 'X' || magic[4] != 'Z') {
+                return false;
+            }
+        }
+        try (InputStream in = new org.tukaani.xz.XZInputStream(Files.newInputStream(file), SNIFF_XZ_MEMORY_LIMIT_KIB)) {
+            byte[] header = in.readNBytes(512);
+            return header.length == 512 && new String(header, 257, 5, StandardCharsets.US_ASCII).equals("ustar");
+        } catch (IOException e) {
+            return false; // not a readable xz stream: the ELF reader says what is wrong with it
+        }
+    }
+
     /** Opens {@code file} with the {@link BundleLimits#DEFAULT default limits}. */
     public static Bundle open(Path file) throws IOException {
         return open(file, BundleLimits.DEFAULT);

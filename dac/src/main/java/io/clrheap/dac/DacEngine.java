@@ -1,0 +1,70 @@
+package io.clrheap.dac;
+
+import io.clrheap.walker.target.Target;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Microsoft's DAC as a reader of dumps: a {@code libmscordaccore.so} whose build is known, and the two heap walks
+ * it can make of a dump, each run in a child process ({@link DacHostProcess}).
+ *
+ * <pre>{@code
+ * DacEngine dac = DacEngine.open(Path.of("libmscordaccore.so"));
+ * dac.requireBuildOf(target);                                  // refuses a DAC of another build
+ * DacHeap heap = dac.walk(dumpFile, target, DacWalkKind.SOS, (address, mt, size, region) -> ...);
+ * }</pre>
+ */
+public final class DacEngine {
+
+    /** A bound on the objects the DAC's heap walker may return (a DAC looping on a damaged heap must end). */
+    public static final long MAX_OBJECTS = 1L << 33;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(30);
+
+    private final Path path;
+    private final DacBuild build;
+
+    private DacEngine(Path path, DacBuild build) {
+        this.path = path;
+        this.build = build;
+    }
+
+    /** Opens the DAC at {@code path} (not loaded here: only its build is read). */
+    public static DacEngine open(Path path) throws DacException, IOException {
+        DacBuild build = DacBuild.of(path).orElseThrow(() -> new DacException(path
+                + " has no @(#)Version string: not a DAC (libmscordaccore.so) of a .NET runtime"));
+        return new DacEngine(path, build);
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public DacBuild build() {
+        return build;
+    }
+
+    /** Refuses a DAC of another build than the dump's runtime, naming both. */
+    public void requireBuildOf(Target target) throws DacException {
+        if (!build.runtimeVersion().equals(target.version())) {
+            throw new DacException("the DAC " + path + " is .NET " + build + ", the dump's runtime is .NET " + target.version()
+                    + " (" + target.module().fileName() + "): a DAC reads only dumps of its own build; use the "
+                    + "libmscordaccore.so of .NET " + target.version());
+        }
+    }
+
+    /**
+     * Walks {@code dump} (whose runtime module {@code target} found) through the DAC, in a child process; objects go to
+     * {@code objects} as they come, the rest is in the returned heap.
+     *
+     * @throws DacCrashException when the DAC crashed, naming the call
+     * @throws DacException      when the DAC could not be loaded or could not find the GC heap at all
+     */
+    public DacHeap walk(Path dump, Target target, DacWalkKind kind, DacObjectSink objects, Duration timeout)
+            throws DacException, IOException, InterruptedException {
+        requireBuildOf(target);
+        DacHeap heap = new DacHeap(objects);
+        DacHostProcess.run(new DacHostProcess.Request(path, dump, target.module().base(), target.module().fileName(), kind, MAX_OBJECTS, timeout), heap);
+        return heap;
+    }
+}

@@ -1,0 +1,233 @@
+package io.clrheap.dac;
+
+import io.clrheap.dac.dbi.HeapObject;
+import io.clrheap.dac.sos.GcHeapData;
+import io.clrheap.dac.sos.GcHeapDetails;
+import io.clrheap.dac.sos.GenerationData;
+import io.clrheap.dac.sos.HeapSegmentData;
+import io.clrheap.dac.sos.MethodTableData;
+import io.clrheap.dac.sos.ThreadData;
+import io.clrheap.dac.sos.UsefulGlobals;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.walker.discovery.AllocContextInfo;
+import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.discovery.SegmentKind;
+import io.clrheap.walker.discovery.SubHeap;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything a DAC walk answered, collected in the parent process: the GC's shape, the heaps with their regions, the
+ * threads and their allocation contexts, the MethodTables met, and every call that failed. Objects are not kept: they
+ * go to a {@link DacObjectSink} as they arrive (a heap may hold a hundred million).
+ */
+public final class DacHeap implements DacWalkListener {
+
+    /** A DAC call that failed: its name, argument and HRESULT. */
+    public record FailedCall(String call, long argument, int hresult) {
+        @Override
+        public String toString() {
+            return String.format("%s(0x%x): %s", call, argument, io.clrheap.dac.com.Hresult.describe(hresult));
+        }
+    }
+
+    /** One heap as the DAC sees it. */
+    public record Heap(int index, GcHeapDetails details, List<GenerationData> generations, List<Region> regions) {
+    }
+
+    /** A heap-segment flag: heap_segment_flags_readonly (gcpriv.h), set on frozen segments. */
+    private static final long SEGMENT_READONLY = 1;
+    private static final int MAX_KEPT_FAILURES = 1000;
+
+    private final DacObjectSink objects;
+    private GcHeapData gcHeapData;
+    private UsefulGlobals globals;
+    private final List<ThreadData> threads = new ArrayList<>();
+    private long[] globalContext;
+    private final Map<Integer, Heap> heaps = new TreeMap<>();
+    private final Map<Long, Region> regionsByMem = new TreeMap<>(Long::compareUnsigned);
+    private final Map<Long, MethodTableData> methodTables = new LinkedHashMap<>();
+    private final Map<Long, String> names = new LinkedHashMap<>();
+    private final List<FailedCall> failures = new ArrayList<>();
+    private long failureCount;
+    private long failedReads;
+    private final List<String> firstFailedReads = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+    private long objectCount;
+
+    public DacHeap(DacObjectSink objects) {
+        this.objects = objects;
+    }
+
+    @Override
+    public void gcHeapData(GcHeapData data) {
+        this.gcHeapData = data;
+    }
+
+    @Override
+    public void usefulGlobals(UsefulGlobals g) {
+        this.globals = g;
+    }
+
+    @Override
+    public void thread(ThreadData thread) {
+        threads.add(thread);
+    }
+
+    @Override
+    public void globalAllocationContext(long pointer, long limit) {
+        globalContext = new long[] {pointer, limit};
+    }
+
+    @Override
+    public void heap(int index, GcHeapDetails details, List<GenerationData> generations) {
+        heaps.put(index, new Heap(index, details, generations, new ArrayList<>()));
+    }
+
+    @Override
+    public void segment(int heap, int generation, HeapSegmentData s) {
+        Heap h = heaps.get(heap);
+        if (h == null) {
+            return;
+        }
+        boolean ephemeral = s.segmentAddress() == h.details().ephemeralHeapSegment();
+        long end = s.highAllocMark() != 0 ? s.highAllocMark() : ephemeral ? h.details().allocAllocated() : s.allocated();
+        SegmentKind kind = (s.flags() & SEGMENT_READONLY) != 0 ? SegmentKind.FROZEN
+                : SegmentKind.ofGeneration(Math.min(generation, 4));
+        Region r = new Region(heap, kind, s.segmentAddress(), s.mem(), end, s.allocated(), s.committed(), s.reserved(), s.flags(), ephemeral);
+        h.regions().add(r);
+        regionsByMem.put(s.mem(), r);
+    }
+
+    @Override
+    public void methodTable(long methodTable, MethodTableData data, String name) {
+        methodTables.put(methodTable, data);
+        if (name != null) {
+            names.put(methodTable, name);
+        }
+    }
+
+    @Override
+    public void object(long address, long methodTable, long size, int heap, int generation) {
+        objectCount++;
+        objects.object(address, methodTable, size, regionOf(address));
+    }
+
+    @Override
+    public void heapObject(HeapObject o) {
+        objectCount++;
+        objects.object(o.address(), o.methodTable(), o.size(), regionOf(o.address()));
+    }
+
+    private Region regionOf(long address) {
+        if (regionsByMem.isEmpty()) {
+            return null;
+        }
+        Map.Entry<Long, Region> e = ((TreeMap<Long, Region>) regionsByMem).floorEntry(address);
+        return e != null && e.getValue().contains(address) ? e.getValue() : null;
+    }
+
+    @Override
+    public void callFailed(String call, long argument, int hresult) {
+        failureCount++;
+        if (failures.size() < MAX_KEPT_FAILURES) {
+            failures.add(new FailedCall(call, argument, hresult));
+        }
+    }
+
+    @Override
+    public void failedReads(long count, List<String> first) {
+        failedReads = count;
+        firstFailedReads.addAll(first);
+    }
+
+    @Override
+    public void note(String text) {
+        notes.add(text);
+    }
+
+    public GcHeapData gcHeapData() {
+        return gcHeapData;
+    }
+
+    public UsefulGlobals usefulGlobals() {
+        return globals;
+    }
+
+    public List<ThreadData> threads() {
+        return Collections.unmodifiableList(threads);
+    }
+
+    public List<Heap> heaps() {
+        return List.copyOf(heaps.values());
+    }
+
+    public Map<Long, MethodTableData> methodTables() {
+        return Collections.unmodifiableMap(methodTables);
+    }
+
+    /** The names GetMethodTableName gave (none when the dump lacks the modules' metadata). */
+    public Map<Long, String> typeNames() {
+        return Collections.unmodifiableMap(names);
+    }
+
+    /** Failed DAC calls (the first {@value #MAX_KEPT_FAILURES}); {@link #failureCount()} counts them all. */
+    public List<FailedCall> failures() {
+        return Collections.unmodifiableList(failures);
+    }
+
+    public long failureCount() {
+        return failureCount;
+    }
+
+    /** How many of the DAC's reads of target memory the dump could not answer. */
+    public long failedReads() {
+        return failedReads;
+    }
+
+    public List<String> firstFailedReads() {
+        return Collections.unmodifiableList(firstFailedReads);
+    }
+
+    public List<String> notes() {
+        return Collections.unmodifiableList(notes);
+    }
+
+    public long objectCount() {
+        return objectCount;
+    }
+
+    /** The free-object MethodTable the DAC reported (GetUsefulGlobals), or 0. */
+    public long freeMethodTable() {
+        return globals == null ? 0 : globals.freeMethodTable();
+    }
+
+    /**
+     * The heap in the walker's shapes, so the walker's reports ({@code eeheap}) print the DAC's answers: heaps with their
+     * regions, and the allocation contexts the DAC reported (threads', each heap's gen0, the global one).
+     */
+    public DiscoveredHeap asDiscoveredHeap() {
+        List<SubHeap> subHeaps = new ArrayList<>();
+        List<AllocContextInfo> contexts = new ArrayList<>();
+        for (ThreadData t : threads) {
+            contexts.add(new AllocContextInfo(String.format("thread 0x%x (os tid %d)", t.address(), t.osThreadId()), t.address(),
+                    t.allocContextPtr(), t.allocContextLimit()));
+        }
+        for (Heap h : heaps.values()) {
+            subHeaps.add(new SubHeap(h.index(), h.details().heapAddress(), 0, h.details().allocAllocated(), h.details().ephemeralHeapSegment(),
+                    0, h.regions()));
+            GenerationData gen0 = h.details().generations().getFirst();
+            contexts.add(new AllocContextInfo("heap " + h.index() + " gen0", 0, gen0.allocContextPtr(), gen0.allocContextLimit()));
+        }
+        if (globalContext != null) {
+            contexts.add(new AllocContextInfo("global", 0, globalContext[0], globalContext[1]));
+        }
+        GcFlavor gc = gcHeapData != null && gcHeapData.serverMode() ? GcFlavor.SERVER : GcFlavor.WORKSTATION;
+        return new DiscoveredHeap(gc, subHeaps, contexts, freeMethodTable(), gcHeapData != null && !gcHeapData.structuresValid(), List.of());
+    }
+}

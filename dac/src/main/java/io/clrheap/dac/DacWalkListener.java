@@ -1,0 +1,63 @@
+package io.clrheap.dac;
+
+import io.clrheap.dac.dbi.HeapObject;
+import io.clrheap.dac.sos.GcHeapData;
+import io.clrheap.dac.sos.GcHeapDetails;
+import io.clrheap.dac.sos.GenerationData;
+import io.clrheap.dac.sos.HeapSegmentData;
+import io.clrheap.dac.sos.MethodTableData;
+import io.clrheap.dac.sos.ThreadData;
+import io.clrheap.dac.sos.UsefulGlobals;
+import java.util.List;
+
+/**
+ * What a walk through the DAC answers, in the order it is asked: the same events in the child process that drives the
+ * DAC (written to the parent) and in the parent (read back). Default methods ignore the event.
+ */
+public interface DacWalkListener {
+
+    default void gcHeapData(GcHeapData data) {
+    }
+
+    default void usefulGlobals(UsefulGlobals globals) {
+    }
+
+    default void thread(ThreadData thread) {
+    }
+
+    /** ISOSDacInterface12's global allocation context (workstation GC's shared one; 0, 0 when unused). */
+    default void globalAllocationContext(long pointer, long limit) {
+    }
+
+    /** Heap {@code index}: its details and its whole generation table (POH included when the DAC has it). */
+    default void heap(int index, GcHeapDetails details, List<GenerationData> generations) {
+    }
+
+    /** A region (or segment) of heap {@code heap}, on generation {@code generation}'s list (0..4). */
+    default void segment(int heap, int generation, HeapSegmentData segment) {
+    }
+
+    /** A MethodTable met for the first time: what GetMethodTableData said, and its name when GetMethodTableName had one. */
+    default void methodTable(long methodTable, MethodTableData data, String name) {
+    }
+
+    /** SOS path: an object (free objects included), size unaligned, on heap {@code heap}, generation {@code generation}. */
+    default void object(long address, long methodTable, long size, int heap, int generation) {
+    }
+
+    /** The DAC's own heap walker (IDacDbiInterface::WalkHeap): an object, size rounded up to 8, free objects skipped. */
+    default void heapObject(HeapObject object) {
+    }
+
+    /** A DAC call failed (the walk goes on where it can). */
+    default void callFailed(String call, long argument, int hresult) {
+    }
+
+    /** Reads of target memory the dump could not answer: how many, and the first few. */
+    default void failedReads(long count, List<String> first) {
+    }
+
+    /** A note on how the walk went (phase, counts). */
+    default void note(String text) {
+    }
+}

@@ -1,0 +1,102 @@
+package io.clrheap.dac.host;
+
+import io.clrheap.dac.CallTrace;
+import io.clrheap.dac.DacException;
+import io.clrheap.dac.DacLibrary;
+import io.clrheap.dac.DacWalkKind;
+import io.clrheap.dac.dbi.DacDbi;
+import io.clrheap.dac.com.ComPointer;
+import io.clrheap.dac.sos.DacCallException;
+import io.clrheap.dac.sos.SosDac;
+import io.clrheap.dac.sos.SosHeapWalk;
+import io.clrheap.dac.target.ClrDataTarget;
+import io.clrheap.dac.target.CorDebugDataTarget;
+import io.clrheap.dac.target.TargetReads;
+import io.clrheap.memory.Memory;
+import io.clrheap.walker.source.bundle.Bundle;
+import io.clrheap.walker.source.elf.ElfCore;
+import io.clrheap.walker.source.minidump.Minidump;
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import java.lang.foreign.Arena;
+import java.nio.file.Path;
+
+/**
+ * The child process that loads the DAC and walks a dump through it, writing what the DAC answers to stdout (see
+ * {@link WireWriter}). Started by {@link io.clrheap.dac.DacHostProcess}; not a user command.
+ *
+ * <p>Arguments: {@code DAC DUMP RUNTIME_BASE RUNTIME_FILE_NAME WALK TRACE_FILE MAX_OBJECTS}.
+ */
+public final class DacHost {
+
+    private DacHost() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        // stdout carries the records alone: nothing else may print to it
+        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16));
+        System.setOut(System.err);
+        WireWriter writer = new WireWriter(out);
+        if (args.length != 7) {
+            writer.error("usage: DacHost DAC DUMP RUNTIME_BASE RUNTIME_FILE_NAME WALK TRACE_FILE MAX_OBJECTS");
+            writer.end();
+            System.exit(2);
+        }
+        Path dac = Path.of(args[0]);
+        Path dump = Path.of(args[1]);
+        long runtimeBase = Long.parseUnsignedLong(args[2], 16);
+        String runtimeName = args[3];
+        DacWalkKind kind = DacWalkKind.valueOf(args[4]);
+        CallTrace trace = CallTraceFile.create(Path.of(args[5]));
+        long maxObjects = Long.parseLong(args[6]);
+        int exit = 0;
+        try (AutoCloseable memory = open(dump)) {
+            Arena arena = Arena.global(); // the DAC keeps our data target for its lifetime, which is the process's
+            TargetReads reads = new TargetReads((Memory) memory);
+            trace.enter("DllMain", 0);
+            DacLibrary library = DacLibrary.load(dac, arena);
+            switch (kind) {
+                case SOS -> {
+                    ClrDataTarget target = new ClrDataTarget(reads, runtimeBase, runtimeName, arena);
+                    trace.enter("CLRDataCreateInstance", 0);
+                    ComPointer process = library.createInstance(target.address());
+                    new SosHeapWalk(new SosDac(process, arena, trace), writer).walk();
+                }
+                case HEAPWALK -> {
+                    CorDebugDataTarget target = new CorDebugDataTarget(reads, arena);
+                    trace.enter("DacDbiInterfaceInstance", runtimeBase);
+                    ComPointer dbi = library.dbiInstance(target.address(), runtimeBase, target.allocator(), target.metadataLookup());
+                    long n = new DacDbi(dbi, arena, trace).walkHeap(writer::heapObject, maxObjects);
+                    writer.note("WalkHeap returned " + n + " objects");
+                }
+            }
+            writer.failedReads(reads.failureCount(), reads.failures().stream().map(Object::toString).toList());
+            writer.note(String.format("%d reads of target memory, %d bytes", reads.readCount(), reads.bytesRead()));
+        } catch (DacCallException e) {
+            writer.callFailed(e.call(), e.argument(), e.hresult());
+            writer.error(e.getMessage());
+            exit = 1;
+        } catch (DacException e) {
+            writer.error(e.getMessage());
+            exit = 1;
+        } catch (Exception e) {
+            writer.error(dump + ": " + e);
+            exit = 3;
+        }
+        writer.end();
+        out.flush();
+        System.exit(exit);
+    }
+
+    private static AutoCloseable open(Path dump) throws Exception {
+        if (Minidump.isMinidump(dump)) {
+            throw new IllegalArgumentException("a minidump is a Windows process's dump: the Linux DAC (libmscordaccore.so) reads Linux ELF cores and bundles");
+        }
+        if (Bundle.isBundle(dump)) {
+            return Bundle.open(dump);
+        }
+        return ElfCore.open(dump);
+    }
+}

@@ -1,0 +1,112 @@
+package io.clrheap.dac.host;
+
+import io.clrheap.dac.DacWalkListener;
+import io.clrheap.dac.dbi.HeapObject;
+import io.clrheap.dac.sos.GcHeapData;
+import io.clrheap.dac.sos.GcHeapDetails;
+import io.clrheap.dac.sos.GenerationData;
+import io.clrheap.dac.sos.HeapSegmentData;
+import io.clrheap.dac.sos.MethodTableData;
+import io.clrheap.dac.sos.ThreadData;
+import io.clrheap.dac.sos.UsefulGlobals;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads the child process's records back into listener events (see {@link WireWriter}). */
+public final class WireStream {
+
+    /** How a stream ended. */
+    public record Outcome(boolean complete, String error) {
+    }
+
+    private static final int MAX_LIST = 1 << 12;
+
+    private final DataInputStream in;
+
+    private WireStream(DataInputStream in) {
+        this.in = in;
+    }
+
+    /** Reads until END or the end of the stream; {@code complete} is false when END never came (the child died). */
+    public static Outcome read(DataInputStream in, DacWalkListener listener) throws IOException {
+        return new WireStream(in).readAll(listener);
+    }
+
+    private Outcome readAll(DacWalkListener listener) throws IOException {
+        String error = null;
+        while (true) {
+            int tag = in.read();
+            if (tag < 0) {
+                return new Outcome(false, error);
+            }
+            try {
+                switch (tag) {
+                    case Wire.GC_HEAP_DATA -> listener.gcHeapData(new GcHeapData(in.readBoolean(), in.readBoolean(), in.readInt(), in.readInt()));
+                    case Wire.USEFUL_GLOBALS -> listener.usefulGlobals(new UsefulGlobals(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong()));
+                    case Wire.THREAD -> listener.thread(new ThreadData(in.readLong(), in.readInt(), in.readInt(), in.readInt(), in.readLong(), in.readLong(), in.readLong()));
+                    case Wire.GLOBAL_CONTEXT -> listener.globalAllocationContext(in.readLong(), in.readLong());
+                    case Wire.HEAP -> {
+                        int index = in.readInt();
+                        long heap = in.readLong();
+                        long allocated = in.readLong();
+                        long markArray = in.readLong();
+                        long state = in.readLong();
+                        long sweep = in.readLong();
+                        List<GenerationData> four = generations();
+                        GcHeapDetails d = new GcHeapDetails(heap, allocated, markArray, state, sweep, four, in.readLong(), in.readLong(),
+                                in.readLong(), in.readLong());
+                        listener.heap(index, d, generations());
+                    }
+                    case Wire.SEGMENT -> {
+                        int heap = in.readInt();
+                        int generation = in.readInt();
+                        listener.segment(heap, generation, new HeapSegmentData(in.readLong(), in.readLong(), in.readLong(), in.readLong(),
+                                in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong()));
+                    }
+                    case Wire.METHOD_TABLE -> {
+                        long mt = in.readLong();
+                        MethodTableData d = new MethodTableData(in.readBoolean(), in.readLong(), in.readLong(), in.readLong(), in.readInt(),
+                                in.readInt(), in.readInt(), in.readInt(), in.readBoolean());
+                        String name = in.readUTF();
+                        listener.methodTable(mt, d, name.isEmpty() ? null : name);
+                    }
+                    case Wire.OBJECT -> listener.object(in.readLong(), in.readLong(), in.readLong(), in.readUnsignedShort(), in.readUnsignedByte());
+                    case Wire.HEAP_OBJECT -> listener.heapObject(new HeapObject(in.readLong(), in.readLong(), in.readLong()));
+                    case Wire.CALL_FAILED -> listener.callFailed(in.readUTF(), in.readLong(), in.readInt());
+                    case Wire.FAILED_READS -> {
+                        long count = in.readLong();
+                        int n = in.readInt();
+                        List<String> first = new ArrayList<>();
+                        for (int i = 0; i < Math.min(n, MAX_LIST); i++) {
+                            first.add(in.readUTF());
+                        }
+                        listener.failedReads(count, first);
+                    }
+                    case Wire.NOTE -> listener.note(in.readUTF());
+                    case Wire.ERROR -> error = in.readUTF();
+                    case Wire.END -> {
+                        return new Outcome(true, error);
+                    }
+                    default -> throw new IOException(String.format("unknown record 0x%02x from the DAC process", tag));
+                }
+            } catch (EOFException e) {
+                return new Outcome(false, error); // died mid-record
+            }
+        }
+    }
+
+    private List<GenerationData> generations() throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > 64) {
+            throw new IOException("a generation table of " + n + " entries from the DAC process");
+        }
+        List<GenerationData> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            list.add(new GenerationData(in.readLong(), in.readLong(), in.readLong(), in.readLong()));
+        }
+        return list;
+    }
+}
