@@ -58,6 +58,7 @@ public final class DacHostProcess {
             command.add("--enable-native-access=ALL-UNNAMED");
             command.add("-XX:-CreateCoredumpOnCrash"); // a DAC crash must not leave a core of the JVM behind
             command.add("-XX:ErrorFile=" + work.resolve("hs_err.log"));
+            command.add("-XX:+DisplayVMOutputToStderr"); // the fatal-error banner must not mix into the records on stdout
             command.add("-XX:+UseSerialGC");
             command.add("-Xss4m");
             command.add("-cp");
@@ -112,7 +113,7 @@ public final class DacHostProcess {
             }
             String lastCall = CallTraceFile.lastCall(trace).orElse(null);
             String how = !ended ? "killed after " + request.timeout().toSeconds() + " s (timeout)" : describeDeath(work.resolve("hs_err.log"), exit);
-            throw new DacCrashException(lastCall, how, tail.lines().filter(l -> !l.startsWith("#")).limit(10).reduce((a, b) -> a + "\n" + b).orElse(""));
+            throw new DacCrashException(lastCall, how, tail.lines().filter(l -> !l.startsWith("#") && !l.startsWith("Could not flush log")).limit(10).reduce((a, b) -> a + "\n" + b).orElse(""));
         } finally {
             deleteTree(work);
         }

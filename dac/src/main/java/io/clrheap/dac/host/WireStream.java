@@ -90,7 +90,10 @@ public final class WireStream {
                     case Wire.END -> {
                         return new Outcome(true, error);
                     }
-                    default -> throw new IOException(String.format("unknown record 0x%02x from the DAC process", tag));
+                    default -> {
+                        // not a record: something else wrote to the child's stdout as it died; the records end here
+                        return new Outcome(false, String.format("unknown record 0x%02x from the DAC process", tag));
+                    }
                 }
             } catch (EOFException e) {
                 return new Outcome(false, error); // died mid-record
