@@ -60,7 +60,7 @@ public final class DacLocator {
             }
             looked.add(beside.toString());
         }
-        List<Path> roots = new ArrayList<>();
+        java.util.LinkedHashSet<Path> roots = new java.util.LinkedHashSet<>();
         String dotnetRoot = environment.get("DOTNET_ROOT");
         if (dotnetRoot != null && !dotnetRoot.isBlank()) {
             roots.add(Path.of(dotnetRoot));
@@ -74,7 +74,7 @@ public final class DacLocator {
         for (Path root : roots) {
             Path file = root.resolve("shared").resolve("Microsoft.NETCore.App").resolve(runtimeVersion).resolve(FILE_NAME);
             if (Files.isRegularFile(file)) {
-                return new Located(file, root.equals(roots.getFirst()) && dotnetRoot != null ? "$DOTNET_ROOT" : "the .NET install at " + root);
+                return new Located(file, dotnetRoot != null && root.equals(Path.of(dotnetRoot)) ? "$DOTNET_ROOT" : "the .NET install at " + root);
             }
             looked.add(file.toString());
         }

@@ -40,7 +40,11 @@ import picocli.CommandLine.Option;
             "  ./clrheap demo",
             "  ./clrheap demo --runtime net10 --gc workstation --out /tmp/demo",
             "",
-            "Exit codes: 0 the walker agrees with the answer key; 1 it does not (the differences are printed); 2 bad usage."
+            "When Microsoft's DAC for the scenario's build is at hand (--dac, $CLRHEAP_DAC, $DOTNET_ROOT), the ELF core is walked",
+            "with it too, both ways, and checked against the same answer key.",
+            "",
+            "Exit codes: 0 the walker (and the DAC, when one was found) agrees with the answer key; 1 it does not (the differences",
+            "are printed); 2 bad usage."
         })
 final class DemoCommand implements Callable<Integer> {
 
@@ -49,6 +53,11 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "DIR", description = "The folder to write into (default: ${DEFAULT-VALUE}).", defaultValue = "clrheap-out")
     Path out = Path.of("clrheap-out");
+
+    @Option(names = "--dac", paramLabel = "PATH",
+            description = "Microsoft's DAC (libmscordaccore.so, or its folder) to check the ELF core with too; without it one is looked "
+                    + "for as walk --engine dac does, and the check is skipped, saying so, when there is none for the build.")
+    Path dac;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -96,6 +105,16 @@ final class DemoCommand implements Callable<Integer> {
                     result.first().forEach(d -> stdout.println("  " + d));
                 }
             }
+        }
+        stdout.println();
+        Path core = out.resolve(scenario.name() + ".core");
+        DacCheck.Outcome dacOutcome = new DacCheck(stdout).check(core, answer, dac);
+        if (!dacOutcome.made()) {
+            String why = dacOutcome.summary().lines().findFirst().orElse("");
+            stdout.println("Microsoft's DAC: not checked: " + (why.contains("; looked at") ? why.substring(0, why.indexOf("; looked at"))
+                    + " (give one with --dac PATH or $CLRHEAP_DAC)" : why));
+        } else if (!dacOutcome.agrees()) {
+            all = false;
         }
         stdout.println();
         stdout.println("Next: ./clrheap walk " + out.resolve(scenario.name() + ".core") + " --eeheap   (heaps, regions, allocation contexts)");

@@ -34,8 +34,10 @@ import picocli.CommandLine.Option;
             "  ./clrheap generate --scenario default --out fixtures/",
             "  ./clrheap generate --scenario every-edge --runtime net10 --gc workstation --out fixtures/",
             "  ./clrheap generate --scenario my-scenario.json --heaps 8 --seed 7 --out fixtures/",
+            "  ./clrheap generate --scenario default --runtime net9 --out fixtures/ --check-dac ~/dotnet/shared/Microsoft.NETCore.App/9.0.1",
             "",
-            "Exit codes: 0 success; 1 a failure (the message says what and where); 2 bad usage;",
+            "Exit codes: 0 success; 1 a failure (the message says what and where), or --check-dac found the DAC",
+            "disagreeing with the answer key, crashing, or none for the scenario's build; 2 bad usage;",
             "3 unreadable or invalid input (a scenario file that is not a scenario)."
         })
 final class GenerateCommand implements Callable<Integer> {
@@ -69,6 +71,12 @@ final class GenerateCommand implements Callable<Integer> {
 
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
     boolean quiet;
+
+    @Option(names = "--check-dac", arity = "0..1", paramLabel = "DAC", fallbackValue = "",
+            description = "After writing, walk the ELF core and the bundle with Microsoft's DAC (libmscordaccore.so of the "
+                    + "scenario's runtime build, or the folder holding it; without a value found as walk --engine dac finds it), "
+                    + "both ways (SOS's ISOSDacInterface path and the DAC's own heap walker), and fail unless both equal the answer key.")
+    String checkDac;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -114,7 +122,36 @@ final class GenerateCommand implements Callable<Integer> {
         for (Path p : written) {
             stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(Locale.ROOT, " (%,d bytes)", Files.size(p)));
         }
-        return 0;
+        if (checkDac == null) {
+            return 0;
+        }
+        return checkDac(written, stdout, err);
+    }
+
+    /** {@code --check-dac}: both DAC walks of every written ELF core and bundle equal the answer key, or exit 1. */
+    private int checkDac(List<Path> written, PrintWriter stdout, PrintWriter err) throws IOException, InterruptedException {
+        Path dac = checkDac.isEmpty() ? null : Path.of(checkDac);
+        Path answer = written.stream().filter(Files::isDirectory).findFirst().orElse(null);
+        List<Path> dumps = written.stream().filter(p -> p.toString().endsWith(".core") || p.toString().endsWith(".clrheap.tar.xz")).toList();
+        if (answer == null || dumps.isEmpty()) {
+            err.println("clrheap generate: --check-dac needs an ELF core or a bundle (--format elf or bundle) and the answer key");
+            return 2;
+        }
+        boolean agrees = true;
+        DacCheck check = new DacCheck(stdout);
+        for (Path dump : dumps) {
+            stdout.println("checking " + dump + " with the DAC ...");
+            DacCheck.Outcome o = check.check(dump, answer, dac);
+            if (!o.made()) {
+                err.println("clrheap generate: --check-dac: " + o.summary());
+                return 1;
+            }
+            agrees &= o.agrees();
+        }
+        if (!agrees) {
+            err.println("clrheap generate: the DAC does not read the fixture as its answer key says (above)");
+        }
+        return agrees ? 0 : 1;
     }
 
     /**
