@@ -49,9 +49,11 @@ import picocli.CommandLine;
             "  ./clrheap conform --walker 'python3 mywalker.py {dump}' --expect objects --format minidump --suite suite/ --report junit.xml",
             "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite golden \\",
             "                   --format bundle --fixtures 'net8-server/*'",
+            "  ./clrheap conform --walker './clrheap walk {dump} --objects -q' --expect objects \\",
+            "                   --dac-reference golden/real/net9-wks/core.xz --dac /path/to/9.0.1/libmscordaccore.so",
             "",
             "Exit codes: 0 every fixture passed; 1 a fixture failed (differences, a crash or a timeout); 2 bad usage;",
-            "3 the suite cannot be read."
+            "3 the suite cannot be read (or, with --dac-reference, no DAC reference could be made)."
         })
 final class ConformCommand implements Callable<Integer> {
 
@@ -62,9 +64,17 @@ final class ConformCommand implements Callable<Integer> {
     @Option(names = "--walker", required = true, paramLabel = "'COMMAND {dump}'", description = "The walker's command line; {dump} is replaced by each fixture's path.")
     String walker;
 
-    @Option(names = "--suite", required = true, paramLabel = "golden|DIR",
+    @Option(names = "--suite", paramLabel = "golden|DIR",
             description = "The fixtures: golden (the project's committed golden corpus), or a folder written by ./clrheap generate or ./clrheap golden.")
     String suite;
+
+    @Option(names = "--dac-reference", paramLabel = "DUMP",
+            description = "Instead of a suite: a real dump (ELF core or .xz of one) whose reference answer is what Microsoft's DAC reads "
+                    + "in it (SOS path: every object and free object); may be repeated. The DAC is --dac, or found as walk --engine dac finds it.")
+    List<Path> dacReference = List.of();
+
+    @CommandLine.Mixin
+    DacOption dacOption = new DacOption();
 
     @Option(names = "--fixtures", paramLabel = "GLOB", description = "Only the fixtures whose name matches (default, net8-server/*); may be repeated (default: all).")
     List<String> fixtures = List.of();
@@ -107,6 +117,12 @@ final class ConformCommand implements Callable<Integer> {
         } catch (IllegalArgumentException ex) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--fixtures: " + ex.getMessage());
         }
+        if ((suite == null) == dacReference.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give either --suite or --dac-reference");
+        }
+        if (!dacReference.isEmpty()) {
+            return againstDac(command, e, out, err);
+        }
         Path folder;
         if (suite.equals(GOLDEN)) {
             Optional<Path> corpus = ProjectHome.goldenCorpus();
@@ -134,10 +150,42 @@ final class ConformCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT, "--fixtures %s matches none of the %d fixtures of %s (e.g. %s)",
                     glob, all.size(), folder, all.getFirst().name()));
         }
-        int width = chosen.stream().mapToInt(f -> f.name().length()).max().orElse(0);
         Path work = Files.createTempDirectory("clrheap-conform");
-        List<FixtureResult> results;
         try {
+            return run(command, e, chosen, work, out);
+        } finally {
+            FileTrees.deleteTree(work);
+        }
+    }
+
+    /** {@code --dac-reference}: each dump's answer key is written from the DAC's walk, then the walker is checked against it. */
+    private int againstDac(ExternalWalker command, ConformanceRunner.Expect e, PrintWriter out, PrintWriter err) throws Exception {
+        Path work = Files.createTempDirectory("clrheap-conform");
+        try {
+            List<io.clrheap.generator.conform.Fixture> chosen = new java.util.ArrayList<>();
+            for (Path dump : dacReference) {
+                if (!Files.isRegularFile(dump)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--dac-reference " + dump + ": no such file");
+                }
+                try {
+                    chosen.add(DacReference.fixture(dump, dacOption.dac, work));
+                } catch (io.clrheap.dac.DacException | io.clrheap.walker.target.TargetException ex) {
+                    err.println("clrheap conform: " + dump + ": no DAC reference: " + ex.getMessage());
+                    return EXIT_NO_SUITE;
+                }
+                out.println("reference: " + chosen.getLast().about());
+            }
+            return run(command, e, chosen, work, out);
+        } finally {
+            FileTrees.deleteTree(work);
+        }
+    }
+
+    private int run(ExternalWalker command, ConformanceRunner.Expect e, List<? extends SuiteFixture> chosen, Path work, PrintWriter out)
+            throws IOException, InterruptedException {
+        int width = chosen.stream().mapToInt(f -> f.name().length()).max().orElse(0);
+        List<FixtureResult> results;
+        {
             results = new ConformanceRunner(command, e, work).run(chosen, r -> {
                 out.printf(Locale.ROOT, "%s %-" + width + "s %s%n", r.passed() ? "PASS" : "FAIL", r.fixture().name(), r.verdict());
                 if (!r.passed()) {
@@ -146,8 +194,6 @@ final class ConformCommand implements Callable<Integer> {
                 }
                 out.flush();
             });
-        } finally {
-            FileTrees.deleteTree(work);
         }
         long failed = results.stream().filter(r -> !r.passed()).count();
         out.printf(Locale.ROOT, "%n%d of %d fixtures passed%s.%n", results.size() - failed, results.size(), failed == 0 ? "" : "; " + failed + " failed");
