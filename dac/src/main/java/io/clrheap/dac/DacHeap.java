@@ -219,8 +219,16 @@ public final class DacHeap implements DacWalkListener {
                     t.allocContextPtr(), t.allocContextLimit()));
         }
         for (Heap h : heaps.values()) {
+            // the walker's order: gen2 (frozen segments first, as the chain holds them), gen1, gen0, LOH, POH
+            List<Region> ordered = new ArrayList<>(h.regions());
+            ordered.sort(java.util.Comparator.comparingInt(r -> switch (r.kind().generationTableIndex()) {
+                case 2 -> 0;
+                case 1 -> 1;
+                case 0 -> 2;
+                default -> r.kind().generationTableIndex();
+            }));
             subHeaps.add(new SubHeap(h.index(), h.details().heapAddress(), 0, h.details().allocAllocated(), h.details().ephemeralHeapSegment(),
-                    0, h.regions()));
+                    0, ordered));
             GenerationData gen0 = h.details().generations().getFirst();
             contexts.add(new AllocContextInfo("heap " + h.index() + " gen0", 0, gen0.allocContextPtr(), gen0.allocContextLimit()));
         }

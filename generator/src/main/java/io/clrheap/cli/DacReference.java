@@ -7,7 +7,6 @@ import io.clrheap.dac.DacLocator;
 import io.clrheap.dac.DacWalkKind;
 import io.clrheap.generator.answer.AddressOrderedObjects;
 import io.clrheap.generator.conform.Fixture;
-import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.target.Target;
 import io.clrheap.walker.target.TargetException;
@@ -40,11 +39,11 @@ final class DacReference {
             DacLocator.Located located = new DacLocator(System.getenv()).locate(Optional.ofNullable(dac), target.version(), target.module().path());
             DacEngine engine = DacEngine.open(located.path());
             AddressOrderedObjects objects = new AddressOrderedObjects();
-            DumpHeapStat stat = new DumpHeapStat();
+            FirstSeenStat stat = new FirstSeenStat();
             DacHeap heap = engine.walk(dump, target, DacWalkKind.SOS, (address, mt, size, region) -> {
                 objects.add(address, mt, size, region);
                 if (mt != 0) {
-                    stat.object(address, mt, size, region);
+                    stat.object(address, mt, size);
                 }
             }, DacEngine.DEFAULT_TIMEOUT);
             if (heap.failureCount() > 0) {
@@ -76,7 +75,7 @@ final class DacReference {
                 throw e.getCause();
             }
             try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(answer.resolve("dumpheap-stat.txt"), StandardCharsets.UTF_8))) {
-                stat.print(out, names, free);
+                stat.toDumpHeapStat().print(out, names, free);
             }
             String about = String.format("%s: a real .NET %s dump; the reference is Microsoft's DAC %s (SOS path), %,d objects",
                     name, target.version(), engine.build(), heap.objectCount());

@@ -76,14 +76,14 @@ final class DacWalk {
             err.println("clrheap: " + DacOption.describe(dac) + ", " + (engine == Engine.DAC ? "the SOS path (ISOSDacInterface)"
                     : "its own heap walker (IDacDbiInterface::WalkHeap)") + ", in a child process");
         }
-        DumpHeapStat stat = new DumpHeapStat();
+        FirstSeenStat stat = new FirstSeenStat();
         AddressOrderedObjects ordered = report == Report.OBJECTS ? new AddressOrderedObjects() : null;
         DacHeap heap;
         long start = System.nanoTime();
         try {
             heap = dac.walk(dump, target, engine.kind(), (address, mt, size, region) -> {
                 if (mt != 0) {
-                    stat.object(address, mt, size, region);
+                    stat.object(address, mt, size);
                 }
                 if (ordered != null) {
                     ordered.add(address, mt, size, region);
@@ -101,12 +101,13 @@ final class DacWalk {
         long free = heap.freeMethodTable();
         switch (report) {
             case STAT -> {
+                DumpHeapStat dumpheap = stat.toDumpHeapStat();
                 if (json) {
-                    ObjectNode root = stat.toJson(names, free);
+                    ObjectNode root = dumpheap.toJson(names, free);
                     root.put("problems", heap.failureCount());
                     print(root);
                 } else {
-                    stat.print(out, names, free);
+                    dumpheap.print(out, names, free);
                 }
             }
             case OBJECTS -> {

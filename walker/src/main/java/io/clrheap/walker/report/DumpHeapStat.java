@@ -37,7 +37,11 @@ public final class DumpHeapStat implements ObjectVisitor {
         add(methodTable, 1, objectSize);
     }
 
-    private void add(long methodTable, long count, long bytes) {
+    /**
+     * Adds {@code count} objects of {@code bytes} bytes in all to {@code methodTable}'s row; a new row comes after the rows
+     * seen so far (ties in TotalSize print in first-seen order).
+     */
+    public void add(long methodTable, long count, long bytes) {
         if (methodTable == 0) {
             throw new IllegalArgumentException("MethodTable 0 has no row"); // the walk reports such objects, never visits them
         }
