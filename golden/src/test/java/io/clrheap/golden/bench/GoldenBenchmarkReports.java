@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * The golden module's part of {@code ./clrheap bench}: the walker benchmark ({@link WalkerBenchmarkReport}), then the
  * ELF writer benchmark ({@link ElfWriterBenchmarkReport}), then the real dumps end to end
- * ({@link RealDumpBenchmarkReport}), each writing its own section of the benchmarks file. Arguments: the benchmarks
- * file, then optionally which reports to run, comma-separated ({@code walker}, {@code elf-writer}, {@code real};
+ * ({@link RealDumpBenchmarkReport}), then Microsoft's DAC against the walker ({@link DacBenchmarkReport}), each writing its own section of the benchmarks file. Arguments: the benchmarks
+ * file, then optionally which reports to run, comma-separated ({@code walker}, {@code elf-writer}, {@code real}, {@code dac};
  * {@code all}, the default, runs them all): {@code ./clrheap bench -Dbench.only=elf-writer}.
  */
 public final class GoldenBenchmarkReports {
@@ -19,8 +19,8 @@ public final class GoldenBenchmarkReports {
         String out = args.length > 0 ? args[0] : "BENCHMARKS.md";
         List<String> only = args.length > 1 && !args[1].isBlank() ? Arrays.asList(args[1].split(",")) : List.of("all");
         for (String name : only) {
-            if (!List.of("all", "walker", "elf-writer", "real").contains(name)) {
-                throw new IllegalArgumentException("unknown report '" + name + "': walker, elf-writer, real or all");
+            if (!List.of("all", "walker", "elf-writer", "real", "dac").contains(name)) {
+                throw new IllegalArgumentException("unknown report '" + name + "': walker, elf-writer, real, dac or all");
             }
         }
         if (only.contains("all") || only.contains("walker")) {
@@ -31,6 +31,9 @@ public final class GoldenBenchmarkReports {
         }
         if (only.contains("all") || only.contains("real")) {
             RealDumpBenchmarkReport.main(new String[] {out});
+        }
+        if (only.contains("all") || only.contains("dac")) {
+            DacBenchmarkReport.main(new String[] {out});
         }
     }
 }
