@@ -707,6 +707,8 @@ final class HeapBuilder {
                 gcHeap.finalizeQueue(heap.finalizeQueue);
                 memory.writePointer(heap.gcHeap + layout.offset("gc_heap", "vm_heap"), heap.gcHeapObject);
                 memory.writeInt(heap.gcHeap + layout.offset("gc_heap", "heap_number"), heap.index);
+                layout.type("gc_heap").findField("heap_analyze_success").ifPresent(f ->
+                        memory.writeInt(heap.gcHeap + f.offset(), (int) layout.constant("gc.heap_analyze_success")));
             }
         }
         return heapArray;

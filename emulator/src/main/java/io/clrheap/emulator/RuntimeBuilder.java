@@ -87,7 +87,7 @@ public final class RuntimeBuilder {
         }
         // the module first: everything else writes into its variables
         RuntimeGlobals globals = new RuntimeGlobals(process);
-        TypeSystem types = new TypeSystem(process, scenario.types());
+        TypeSystem types = new TypeSystem(process, scenario.types(), globals.variable("Module__vtAddr"));
         java.util.Random random = new SequentialRandom(scenario.seed());
         HeapBuilder heaps = new HeapBuilder(process, types, globals, random);
         heaps.createRegions();

@@ -72,6 +72,7 @@ final class RuntimeGlobals {
             long size = switch (name) {
                 case "g_global_alloc_context" -> layout.findType("ee_alloc_context").isPresent()
                         ? layout.type("ee_alloc_context").size().orElseThrow() : layout.type("gc_alloc_context").size().orElseThrow();
+                case "g_pPredefinedArrayTypes" -> 8 * layout.constant("element_type.max");
                 default -> 8;
             };
             variables.put(name, name.equals("g_gcDacGlobals") ? module.reserveBss(8, 8) : module.reserveBss(size, 8));
@@ -80,6 +81,10 @@ final class RuntimeGlobals {
         for (String name : List.of("build_variant", "built_with_svr", "max_gen", "gc_structures_invalid_cnt", "n_heaps", "g_heaps",
                 "alloc_allocated", "ephemeral_heap_segment", "finalize_queue", "dynamic_adaptation_mode", "bookkeeping_start")) {
             variables.put("gc:" + name, module.reserveBss(16, 8));
+        }
+        // and the rest of what the build publishes there, each sized as the GC declares it
+        for (GcStatic v : publishedStatics()) {
+            variables.put("gc:" + v.name(), module.reserveBss(v.size(), 8));
         }
         // every g_dacTable entry without a name in the profile still points at a variable of its own
         unnamed = new long[table.length()];
@@ -222,6 +227,9 @@ final class RuntimeGlobals {
         memory.writePointer(variable("g_pFreeObjectMethodTable"), types.freeMethodTable());
         memory.writePointer(variable("g_pObjectClass"), types.objectMethodTable());
         memory.writePointer(variable("g_pStringClass"), types.stringMethodTable());
+        memory.writePointer(variable("g_pArrayClass"), types.arrayMethodTable());
+        // g_pPredefinedArrayTypes[ELEMENT_TYPE_OBJECT]: System.Object[] (GetUsefulGlobals' ArrayMethodTable)
+        memory.writePointer(variable("g_pPredefinedArrayTypes") + 8 * layout.constant("element_type.object"), types.objectArrayMethodTable());
         memory.writePointer(variable("g_lowest_address"), ProcessLayout.GC_RESERVE);
         memory.writePointer(variable("g_highest_address"), ProcessLayout.GC_RESERVE + ProcessLayout.GC_RESERVE_SIZE);
         // g_pGCHeap: the GCHeap the runtime created first; under server GC its pGenGCHeap is 0 (the real dumps)
@@ -229,6 +237,49 @@ final class RuntimeGlobals {
         process.views().view(io.clrheap.layout.view.GcHeap.Writable.class, memory, globalGcHeap).vtable(vtable);
         memory.writePointer(variable("g_pGCHeap"), globalGcHeap);
         writeGcDacVars(heaps, heapArray, handleTableMap);
+    }
+
+    /** A GC static GcDacVars points to (beyond those a DAC-less walker needs), its size and its value outside a GC. */
+    private record GcStatic(String name, long size, long value) {
+    }
+
+    /**
+     * The statics GcDacVars points to besides the walker's own, as the build publishes them (gc.cpp PopulateDacVars):
+     * under workstation GC every per-heap variable (the real 9.0.1 workstation dump leaves only
+     * saved_sweep_ephemeral_seg and _start NULL), under server GC only the global ones (the per-heap ones are
+     * reached through g_heaps and gc_heap_field_offsets). Each holds what a process outside a GC holds: the
+     * background GC state c_gc_state_free, heap_analyze_success TRUE, empty free-region lists, zero elsewhere.
+     */
+    private List<GcStatic> publishedStatics() {
+        long word = 8;
+        long freeList = layout.type("region_free_list").size().orElseThrow();
+        long kinds = layout.constant("gc.free_region_kinds");
+        List<GcStatic> global = List.of(
+                new GcStatic("current_c_gc_state", 4, layout.constant("gc.c_gc_state_free")),
+                new GcStatic("global_regions_to_decommit", kinds * freeList, 0),
+                new GcStatic("global_free_huge_regions", freeList, 0));
+        if (process.server()) {
+            return global;
+        }
+        List<GcStatic> all = new java.util.ArrayList<>(global);
+        all.addAll(List.of(
+                new GcStatic("gc_global_mechanisms", word * layout.constant("gc.global_mechanisms"), 0),
+                new GcStatic("mark_array", word, 0),
+                new GcStatic("background_saved_lowest_address", word, 0),
+                new GcStatic("background_saved_highest_address", word, 0),
+                new GcStatic("next_sweep_obj", word, 0),
+                new GcStatic("oom_info", layout.type("oom_history").size().orElseThrow(), 0),
+                new GcStatic("internal_root_array", word, 0),
+                new GcStatic("internal_root_array_index", word, 0),
+                new GcStatic("heap_analyze_success", 4, layout.constant("gc.heap_analyze_success")),
+                new GcStatic("interesting_data_per_heap", word * layout.constant("gc.interesting_data_points"), 0),
+                new GcStatic("compact_reasons_per_heap", word * layout.constant("gc.compact_reasons"), 0),
+                new GcStatic("expand_mechanisms_per_heap", word * layout.constant("gc.expand_mechanisms"), 0),
+                new GcStatic("interesting_mechanism_bits_per_heap", word * layout.constant("gc.mechanism_bits"), 0),
+                new GcStatic("free_regions", kinds * freeList, 0),
+                new GcStatic("freeable_soh_segment", word, 0),
+                new GcStatic("freeable_uoh_segment", word, 0)));
+        return all;
     }
 
     private void writeGcDacVars(List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
@@ -253,8 +304,15 @@ final class RuntimeGlobals {
         memory.writeInt(generationOffsets + 4, (int) layout.offset("generation", "start_segment"));
         memory.writeInt(generationOffsets + 8, -1); // allocation_start: regions have none
         vars.bookkeepingStart(gcStatic("bookkeeping_start"));
+        for (GcStatic v : publishedStatics()) {
+            long at = gcStatic(v.name());
+            memory.writePointer(gcDacVars + layout.offset("GcDacVars", v.name()), at);
+            if (v.value() != 0) {
+                memory.writeInt(at, (int) v.value());
+            }
+        }
         vars.totalBookkeepingElements(7);
-        vars.countFreeRegionKinds(3);
+        vars.countFreeRegionKinds((int) layout.constant("gc.free_region_kinds"));
         vars.cardTableInfoSize(0x40);
         if (server) {
             vars.nHeaps(gcStatic("n_heaps"));

@@ -274,6 +274,9 @@ final class ThreadBuilder {
         long store = process.allocateNative("ThreadStore", 0x100);
         ThreadStore.Writable s = process.views().view(ThreadStore.Writable.class, memory, store);
         s.firstThreadLink(threads.get(0).address + linkOffset);
+        // m_ThreadList is an SList (slist.h): the head link, a pointer to that head, the last thread's link
+        memory.writePointer(store + layout.offset("ThreadStore", "ThreadListHead"), store + layout.offset("ThreadStore", "FirstThreadLink"));
+        memory.writePointer(store + layout.offset("ThreadStore", "ThreadListTail"), threads.get(threads.size() - 1).address + linkOffset);
         s.threadCount(threads.size());
         s.backgroundCount(threads.size() - 1);
         memory.writePointer(globals.variable("ThreadStore::s_pThreadStore"), store);

@@ -27,10 +27,18 @@ final class TypeSystem {
     private final long arrayMethodTable;
     private final long valueTypeMethodTable;
     private final long mtSize;
+    private final long module;
 
-    TypeSystem(Process process, List<TypeDef> scenarioTypes) {
+    /**
+     * @param moduleVtable the address every Module starts with: the value of g_dacTable's Module VPTR entry (the DAC
+     *                     reads a Module only when its first word is that vtable)
+     */
+    TypeSystem(Process process, List<TypeDef> scenarioTypes, long moduleVtable) {
         this.process = process;
         this.mtSize = process.layout().type("MethodTable").size().orElseThrow();
+        // one Module for every type (zero-filled: type names from metadata are not emulated)
+        module = process.loaderHeap().allocate(process.layout().type("Module").size().orElseThrow(), 16);
+        process.memory().writePointer(module, moduleVtable);
         freeMethodTable = process.nativeHeap().allocate(process.layout().constant("free_object.mt_block_size"), 16);
         MethodTable.Writable free = process.views().view(MethodTable.Writable.class, process.memory(), freeMethodTable);
         free.flags((int) process.layout().constant("free_object.mt_flags"));
@@ -41,17 +49,68 @@ final class TypeSystem {
         process.views().view(MethodTable.Writable.class, process.memory(), arrayMethodTable)
                 .flags((int) process.layout().constant("system_array.mt_flags"));
         valueTypeMethodTable = define(TypeDef.VALUE_TYPE_BASE, objectMethodTable);
+        // every type is known by name before any MethodTable is laid out: an array's element type may come later
         for (TypeDef t : TypeDef.BUILT_IN) {
             byName.put(t.name(), t);
-            methodTable(t);
         }
         for (TypeDef t : scenarioTypes) {
             TypeDef known = byName.putIfAbsent(t.name(), t);
             if (known != null && !known.equals(t)) {
                 throw new IllegalArgumentException("type " + t.name() + " is defined twice, differently");
             }
+        }
+        for (TypeDef t : TypeDef.BUILT_IN) {
             methodTable(t);
         }
+        for (TypeDef t : scenarioTypes) {
+            methodTable(t);
+        }
+    }
+
+    /** The primitive element types by name, with their CorElementType (corhdr.h; ECMA-335 II.23.1.16) and size. */
+    private static final Map<String, int[]> PRIMITIVES = Map.ofEntries(
+            Map.entry("System.Boolean", new int[] {0x2, 1}), Map.entry("System.Char", new int[] {0x3, 2}),
+            Map.entry("System.SByte", new int[] {0x4, 1}), Map.entry("System.Byte", new int[] {0x5, 1}),
+            Map.entry("System.Int16", new int[] {0x6, 2}), Map.entry("System.UInt16", new int[] {0x7, 2}),
+            Map.entry("System.Int32", new int[] {0x8, 4}), Map.entry("System.UInt32", new int[] {0x9, 4}),
+            Map.entry("System.Int64", new int[] {0xa, 8}), Map.entry("System.UInt64", new int[] {0xb, 8}),
+            Map.entry("System.Single", new int[] {0xc, 4}), Map.entry("System.Double", new int[] {0xd, 8}),
+            Map.entry("System.IntPtr", new int[] {0x18, 8}), Map.entry("System.UIntPtr", new int[] {0x19, 8}));
+
+    /** An array type's element type: named by the array's name without its brackets ({@code System.Int32[,]} -> {@code System.Int32}). */
+    static String elementName(TypeDef array) {
+        String name = array.name();
+        int bracket = name.endsWith("]") ? name.lastIndexOf('[') : -1;
+        return bracket > 0 ? name.substring(0, bracket) : name + " (element)";
+    }
+
+    /**
+     * The element type of an array type: the type of that name when the process has one; else a value type of the
+     * component's size (a class for arrays of references), as the runtime loads an array's element type before the array.
+     */
+    private TypeDef elementType(TypeDef array) {
+        String name = elementName(array);
+        TypeDef known = byName.get(name);
+        if (known != null) {
+            return known;
+        }
+        if (array.shape() == TypeDef.Shape.REFERENCE_ARRAY) {
+            return TypeDef.ofClass(name, 24, 0);
+        }
+        return TypeDef.boxed(name, (int) Math.min(0x10000, Math.max(24, (16L + array.componentSize() + 7) & -8)));
+    }
+
+    /** The CorElementType an ArrayClass records for arrays of {@code element}. */
+    private int corElementType(TypeDef array, TypeDef element) {
+        var layout = process.layout();
+        if (array.shape() == TypeDef.Shape.REFERENCE_ARRAY) {
+            return (int) layout.constant("element_type.class");
+        }
+        int[] primitive = PRIMITIVES.get(element.name());
+        if (primitive != null && primitive[1] == array.componentSize()) {
+            return primitive[0];
+        }
+        return (int) layout.constant("element_type.valuetype");
     }
 
     long freeMethodTable() {
@@ -64,6 +123,21 @@ final class TypeSystem {
 
     long stringMethodTable() {
         return methodTable(TypeDef.STRING);
+    }
+
+    /** System.Array, the parent of every array type (g_pArrayClass). */
+    long arrayMethodTable() {
+        return arrayMethodTable;
+    }
+
+    /** System.Object[] (g_pPredefinedArrayTypes[ELEMENT_TYPE_OBJECT]). */
+    long objectArrayMethodTable() {
+        return methodTable(TypeDef.OBJECT_ARRAY);
+    }
+
+    /** The Module every MethodTable points to. */
+    long module() {
+        return module;
     }
 
     /** The type named in a scenario. */
@@ -102,6 +176,11 @@ final class TypeSystem {
 
     private long define(TypeDef type, long parent) {
         var memory = process.memory();
+        boolean isArray = type.shape() == TypeDef.Shape.ARRAY || type.shape() == TypeDef.Shape.REFERENCE_ARRAY
+                || type.shape() == TypeDef.Shape.MD_ARRAY;
+        // the runtime loads an array's element type first: its MethodTable is the array MethodTable's element TypeHandle
+        TypeDef element = isArray ? elementType(type) : null;
+        long elementMt = isArray ? methodTable(element) : 0;
         // The GC descriptor grows down from the MethodTable (gcdesc.h): the series count at MT - 8, then the series
         // {seriessize, startoffset} below it, seriessize adjusted by -BaseSize. One allocation, descriptor first.
         long gcDescSize = type.containsPointers() ? 8 + 16 : 0;
@@ -114,13 +193,22 @@ final class TypeSystem {
             memory.writeLong(mt - 24, seriesBytes - type.baseSize());
             memory.writeLong(mt - 16, array ? TypeDef.SZ_ARRAY_DATA_OFFSET : 8);
         }
-        long eeClass = process.loaderHeap().allocate(0x40, 8);
+        var layout = process.layout();
+        long eeClass = process.loaderHeap().allocate(layout.type(isArray ? "ArrayClass" : "EEClass").size().orElseThrow(), 8);
         MethodTable.Writable view = process.views().view(MethodTable.Writable.class, memory, mt);
         view.flags(type.flags());
         view.baseSize(type.baseSize());
         view.parentMethodTable(parent);
         view.eeClassOrCanonMt(eeClass);
+        memory.writePointer(mt + layout.offset("MethodTable", "Module"), module);
         process.views().view(EeClass.Writable.class, memory, eeClass).methodTable(mt);
+        if (isArray) {
+            // MethodTable +0x30 is the element TypeHandle of an array; its ArrayClass holds rank and CorElementType
+            memory.writePointer(mt + layout.offset("MethodTable", "PerInstInfo"), elementMt);
+            memory.writeInt(eeClass + layout.offset("ArrayClass", "AttrClass"), (int) layout.constant("array_class.attributes"));
+            memory.writeByte(eeClass + layout.offset("ArrayClass", "Rank"), (byte) type.rank());
+            memory.writeInt(eeClass + layout.offset("ArrayClass", "ElementType"), corElementType(type, element));
+        }
         methodTables.put(type, mt);
         process.names().put(mt, type.name());
         return mt;

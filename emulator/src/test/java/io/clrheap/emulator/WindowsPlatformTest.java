@@ -163,7 +163,7 @@ class WindowsPlatformTest {
     }
 
     /** Name → address of the defined dynamic symbols: PT_DYNAMIC → DT_SYMTAB, DT_STRTAB (rebased), symbols up to the strings. */
-    private static Map<String, Long> elfSymbols(Memory m, long base) {
+    static Map<String, Long> elfSymbols(Memory m, long base) {
         long phoff = m.readLong(base + 32);
         int phnum = m.readU16(base + 56);
         long symtab = 0;
