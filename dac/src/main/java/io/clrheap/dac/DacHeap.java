@@ -59,6 +59,7 @@ public final class DacHeap implements DacWalkListener {
     private final List<String> firstFailedReads = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private long objectCount;
+    private String namesCrash;
 
     public DacHeap(DacObjectSink objects) {
         this.objects = objects;
@@ -105,11 +106,23 @@ public final class DacHeap implements DacWalkListener {
     }
 
     @Override
-    public void methodTable(long methodTable, MethodTableData data, String name) {
+    public void methodTable(long methodTable, MethodTableData data) {
         methodTables.put(methodTable, data);
-        if (name != null) {
-            names.put(methodTable, name);
-        }
+    }
+
+    @Override
+    public void typeName(long methodTable, String name) {
+        names.put(methodTable, name);
+    }
+
+    /** The DAC crashed while naming types, after a complete walk: the walk stands, the names are missing. */
+    public void namesCrashed(String what) {
+        namesCrash = what;
+    }
+
+    /** Why type names are missing: the DAC crashed in GetMethodTableName (a dump without the modules' metadata chain). */
+    public java.util.Optional<String> namesCrash() {
+        return java.util.Optional.ofNullable(namesCrash);
     }
 
     @Override

@@ -113,6 +113,11 @@ public final class DacHostProcess {
             }
             String lastCall = CallTraceFile.lastCall(trace).orElse(null);
             String how = !ended ? "killed after " + request.timeout().toSeconds() + " s (timeout)" : describeDeath(work.resolve("hs_err.log"), exit);
+            if (outcome.walkDone() && listener instanceof DacHeap heap) {
+                // the walk reached us whole; the DAC died naming types (GetMethodTableName reads module metadata)
+                heap.namesCrashed("the DAC crashed" + (lastCall == null ? "" : " in " + lastCall) + ": " + how);
+                return;
+            }
             throw new DacCrashException(lastCall, how, tail.lines().filter(l -> !l.startsWith("#") && !l.startsWith("Could not flush log")).limit(10).reduce((a, b) -> a + "\n" + b).orElse(""));
         } finally {
             deleteTree(work);

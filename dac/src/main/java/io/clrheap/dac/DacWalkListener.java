@@ -37,8 +37,16 @@ public interface DacWalkListener {
     default void segment(int heap, int generation, HeapSegmentData segment) {
     }
 
-    /** A MethodTable met for the first time: what GetMethodTableData said, and its name when GetMethodTableName had one. */
-    default void methodTable(long methodTable, MethodTableData data, String name) {
+    /** A MethodTable met for the first time: what GetMethodTableData said. */
+    default void methodTable(long methodTable, MethodTableData data) {
+    }
+
+    /** The name GetMethodTableName gave a MethodTable (asked once the walk is over). */
+    default void typeName(long methodTable, String name) {
+    }
+
+    /** The heap walk is complete (what follows, type names, is extra). */
+    default void walkDone() {
     }
 
     /** SOS path: an object (free objects included), size unaligned, on heap {@code heap}, generation {@code generation}. */

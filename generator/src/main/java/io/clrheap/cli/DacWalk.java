@@ -97,6 +97,8 @@ final class DacWalk {
             return 1;
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
+        heap.namesCrash().ifPresent(crash -> err.println("clrheap: no type names from the DAC: after the walk, " + crash
+                + " (GetMethodTableName follows MethodTable -> Module -> the assembly's metadata, which this dump does not hold in full)"));
         TypeNames names = given != null ? given : TypeNames.of(heap.typeNames());
         long free = heap.freeMethodTable();
         switch (report) {

@@ -62,7 +62,11 @@ public final class DacHost {
                     ClrDataTarget target = new ClrDataTarget(reads, runtimeBase, runtimeName, arena);
                     trace.enter("CLRDataCreateInstance", 0);
                     ComPointer process = library.createInstance(target.address());
-                    new SosHeapWalk(new SosDac(process, arena, trace), writer).walk();
+                    SosHeapWalk walk = new SosHeapWalk(new SosDac(process, arena, trace), writer);
+                    walk.walk();
+                    writer.failedReads(reads.failureCount(), reads.failures().stream().map(Object::toString).toList());
+                    writer.walkDone();
+                    walk.typeNames();
                 }
                 case HEAPWALK -> {
                     CorDebugDataTarget target = new CorDebugDataTarget(reads, arena);
@@ -70,9 +74,10 @@ public final class DacHost {
                     ComPointer dbi = library.dbiInstance(target.address(), runtimeBase, target.allocator(), target.metadataLookup());
                     long n = new DacDbi(dbi, arena, trace).walkHeap(writer::heapObject, maxObjects);
                     writer.note("WalkHeap returned " + n + " objects");
+                    writer.failedReads(reads.failureCount(), reads.failures().stream().map(Object::toString).toList());
+                    writer.walkDone();
                 }
             }
-            writer.failedReads(reads.failureCount(), reads.failures().stream().map(Object::toString).toList());
             writer.note(String.format("%d reads of target memory, %d bytes", reads.readCount(), reads.bytesRead()));
         } catch (DacCallException e) {
             writer.callFailed(e.call(), e.argument(), e.hresult());

@@ -15,6 +15,10 @@ final class Wire {
     static final int CALL_FAILED = 'F';
     static final int FAILED_READS = 'R';
     static final int NOTE = 'N';
+    /** A type name GetMethodTableName gave (asked after the walk, so a crash there leaves the walk whole). */
+    static final int TYPE_NAME = 'Y';
+    /** The heap walk is complete; type names may follow. */
+    static final int WALK_DONE = 'D';
     /** The walk is over and everything above was written: a stream without it ended early. */
     static final int END = 'Z';
     /** The child could not walk at all (not a crash): a message follows, then END. */

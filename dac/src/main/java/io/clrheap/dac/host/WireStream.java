@@ -19,7 +19,12 @@ import java.util.List;
 public final class WireStream {
 
     /** How a stream ended. */
-    public record Outcome(boolean complete, String error) {
+    /**
+     * @param complete   the END record came
+     * @param error      what the child said went wrong, or null
+     * @param walkDone   the heap walk itself was complete (a child that died after it died asking for type names)
+     */
+    public record Outcome(boolean complete, String error, boolean walkDone) {
     }
 
     private static final int MAX_LIST = 1 << 12;
@@ -37,10 +42,11 @@ public final class WireStream {
 
     private Outcome readAll(DacWalkListener listener) throws IOException {
         String error = null;
+        boolean walkDone = false;
         while (true) {
             int tag = in.read();
             if (tag < 0) {
-                return new Outcome(false, error);
+                return new Outcome(false, error, walkDone);
             }
             try {
                 switch (tag) {
@@ -70,8 +76,7 @@ public final class WireStream {
                         long mt = in.readLong();
                         MethodTableData d = new MethodTableData(in.readBoolean(), in.readLong(), in.readLong(), in.readLong(), in.readInt(),
                                 in.readInt(), in.readInt(), in.readInt(), in.readBoolean());
-                        String name = in.readUTF();
-                        listener.methodTable(mt, d, name.isEmpty() ? null : name);
+                        listener.methodTable(mt, d);
                     }
                     case Wire.OBJECT -> listener.object(in.readLong(), in.readLong(), in.readLong(), in.readUnsignedShort(), in.readUnsignedByte());
                     case Wire.HEAP_OBJECT -> listener.heapObject(new HeapObject(in.readLong(), in.readLong(), in.readLong()));
@@ -86,17 +91,22 @@ public final class WireStream {
                         listener.failedReads(count, first);
                     }
                     case Wire.NOTE -> listener.note(in.readUTF());
+                    case Wire.TYPE_NAME -> listener.typeName(in.readLong(), in.readUTF());
+                    case Wire.WALK_DONE -> {
+                        walkDone = true;
+                        listener.walkDone();
+                    }
                     case Wire.ERROR -> error = in.readUTF();
                     case Wire.END -> {
-                        return new Outcome(true, error);
+                        return new Outcome(true, error, walkDone);
                     }
                     default -> {
                         // not a record: something else wrote to the child's stdout as it died; the records end here
-                        return new Outcome(false, String.format("unknown record 0x%02x from the DAC process", tag));
+                        return new Outcome(false, String.format("unknown record 0x%02x from the DAC process", tag), walkDone);
                     }
                 }
             } catch (EOFException e) {
-                return new Outcome(false, error); // died mid-record
+                return new Outcome(false, error, walkDone); // died mid-record
             }
         }
     }

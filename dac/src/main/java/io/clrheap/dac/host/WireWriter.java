@@ -124,7 +124,7 @@ final class WireWriter implements DacWalkListener {
     }
 
     @Override
-    public void methodTable(long methodTable, MethodTableData d, String name) {
+    public void methodTable(long methodTable, MethodTableData d) {
         write(() -> {
             out.write(Wire.METHOD_TABLE);
             out.writeLong(methodTable);
@@ -137,7 +137,23 @@ final class WireWriter implements DacWalkListener {
             out.writeInt(d.componentSize());
             out.writeInt(d.token());
             out.writeBoolean(d.containsPointers());
-            out.writeUTF(name == null ? "" : name);
+        });
+    }
+
+    @Override
+    public void typeName(long methodTable, String name) {
+        write(() -> {
+            out.write(Wire.TYPE_NAME);
+            out.writeLong(methodTable);
+            out.writeUTF(name.length() > 16000 ? name.substring(0, 16000) : name);
+        });
+    }
+
+    @Override
+    public void walkDone() {
+        write(() -> {
+            out.write(Wire.WALK_DONE);
+            out.flush(); // the walk reaches the parent even if the DAC dies asking for names
         });
     }
 

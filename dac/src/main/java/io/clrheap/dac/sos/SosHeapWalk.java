@@ -31,7 +31,7 @@ public final class SosHeapWalk {
     private final SosDac sos;
     private final DacWalkListener listener;
     private final Map<Long, Long> contexts = new HashMap<>();
-    private final Set<Long> knownMethodTables = new HashSet<>();
+    private final Set<Long> knownMethodTables = new java.util.LinkedHashSet<>();
 
     public SosHeapWalk(SosDac sos, DacWalkListener listener) {
         this.sos = sos;
@@ -78,6 +78,16 @@ public final class SosHeapWalk {
         }
         for (Chain r : regions) {
             objects(r);
+        }
+    }
+
+    /**
+     * After the walk: {@code GetMethodTableName} for every MethodTable met (the DAC reads the module's metadata for it,
+     * which a dump may lack or hold damaged; asked last, so that a DAC dying here leaves the walk whole).
+     */
+    public void typeNames() {
+        for (long mt : knownMethodTables) {
+            sos.methodTableName(mt).ifPresent(name -> listener.typeName(mt, name));
         }
     }
 
@@ -161,7 +171,7 @@ public final class SosHeapWalk {
                     failed(e);
                 }
                 if (mt != null) {
-                    listener.methodTable(o.methodTable(), mt, sos.methodTableName(o.methodTable()).orElse(null));
+                    listener.methodTable(o.methodTable(), mt);
                 }
             }
             listener.object(object, o.methodTable(), o.size(), r.heap(), r.generation());

@@ -37,6 +37,7 @@ public final class DacAnswerKeyCheck {
         try (ObjectKeyComparison comparison = new ObjectKeyComparison(answerDir, mode, "the DAC")) {
             long problems = heap.failureCount();
             heap.failures().forEach(f -> comparison.note("DAC call failed: " + f));
+            heap.namesCrash().ifPresent(crash -> comparison.note("type names (not checked here): " + crash));
             if (kind == DacWalkKind.SOS) {
                 UsefulGlobals g = heap.usefulGlobals();
                 if (g == null || g.objectMethodTable() == 0 || g.stringMethodTable() == 0 || g.arrayMethodTable() == 0 || g.freeMethodTable() == 0) {
