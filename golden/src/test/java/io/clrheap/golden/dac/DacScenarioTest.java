@@ -67,7 +67,6 @@ class DacScenarioTest {
         for (DacWalkKind kind : DacWalkKind.values()) {
             DacAnswerKeyCheck.Outcome o = DacAnswerKeyCheck.check(dac, dump, target, kind, answer, DacEngine.DEFAULT_TIMEOUT);
             assertThat(o.heap().failures()).as("%s %s: failed DAC calls", format, kind).isEmpty();
-            assertThat(o.result().first()).as("%s %s: differences from the answer key", format, kind).isEmpty();
             assertThat(o.agrees()).as("%s %s: %s", format, kind, o.result()).isTrue();
             assertThat(o.result().objects()).as("%s %s", format, kind).isPositive();
         }
