@@ -67,4 +67,15 @@ public final class DacEngine {
         DacHostProcess.run(new DacHostProcess.Request(path, dump, target.module().base(), target.module().fileName(), kind, MAX_OBJECTS, timeout), heap);
         return heap;
     }
+
+    /**
+     * Walks the running process {@code pid} (whose runtime module {@code target} found) through the DAC, in a child
+     * process reading its memory with process_vm_readv (the same rights as {@code walk --pid}). The process runs on
+     * meanwhile unless it was suspended.
+     */
+    public DacHeap walkProcess(int pid, Target target, DacWalkKind kind, DacObjectSink objects, Duration timeout)
+            throws DacException, IOException, InterruptedException {
+        return walk(Path.of(io.clrheap.dac.host.DacHost.PID_PREFIX + pid), target, kind, objects, timeout);
+    }
+
 }

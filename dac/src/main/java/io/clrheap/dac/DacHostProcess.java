@@ -32,7 +32,7 @@ public final class DacHostProcess {
      * What to walk.
      *
      * @param dac             libmscordaccore.so
-     * @param dump            an ELF core (or .xz of one) or a fixture bundle
+     * @param dump            an ELF core (or .xz of one), a fixture bundle, or {@code pid:N} for a running process
      * @param runtimeBase     the runtime module's base in the dump (its file-offset-0 mapping)
      * @param runtimeFileName the runtime module's file name
      * @param kind            which walk
@@ -65,7 +65,8 @@ public final class DacHostProcess {
             command.add(System.getProperty("java.class.path"));
             command.add(DacHost.class.getName());
             command.add(request.dac().toAbsolutePath().toString());
-            command.add(request.dump().toAbsolutePath().toString());
+            command.add(request.dump().getFileName().toString().startsWith(DacHost.PID_PREFIX) ? request.dump().toString()
+                    : request.dump().toAbsolutePath().toString());
             command.add(Long.toHexString(request.runtimeBase()));
             command.add(request.runtimeFileName());
             command.add(request.kind().name());

@@ -65,6 +65,12 @@ final class DacWalk {
      *              the modules' metadata
      */
     int run(Engine engine, DacOption option, Path dump, Target target, Report report, TypeNames given) throws IOException, InterruptedException {
+        return run(engine, option, dump, 0, target, report, given);
+    }
+
+    /** As above, for the running process {@code pid} when it is not 0 ({@code dump} then only names it in messages). */
+    int run(Engine engine, DacOption option, Path dump, int pid, Target target, Report report, TypeNames given)
+            throws IOException, InterruptedException {
         DacEngine dac;
         try {
             dac = option.engineFor(target);
@@ -81,14 +87,16 @@ final class DacWalk {
         DacHeap heap;
         long start = System.nanoTime();
         try {
-            heap = dac.walk(dump, target, engine.kind(), (address, mt, size, region) -> {
+            io.clrheap.dac.DacObjectSink sink = (address, mt, size, region) -> {
                 if (mt != 0) {
                     stat.object(address, mt, size);
                 }
                 if (ordered != null) {
                     ordered.add(address, mt, size, region);
                 }
-            }, DacEngine.DEFAULT_TIMEOUT);
+            };
+            heap = pid != 0 ? dac.walkProcess(pid, target, engine.kind(), sink, DacEngine.DEFAULT_TIMEOUT)
+                    : dac.walk(dump, target, engine.kind(), sink, DacEngine.DEFAULT_TIMEOUT);
         } catch (DacCrashException e) {
             err.println("clrheap walk: " + e.getMessage());
             return 1;

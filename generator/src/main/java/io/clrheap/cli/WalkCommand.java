@@ -154,8 +154,8 @@ final class WalkCommand implements Callable<Integer> {
         }
         DacWalk.Engine dacEngine = DacWalk.Engine.of(engine).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
                 "--engine " + engine + ": one of walker, dac, dac-heapwalk"));
-        if (dacEngine != DacWalk.Engine.WALKER && (source.emulated() || source.live())) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--engine " + engine + " reads dump files: give a DUMP (an ELF core or a bundle)");
+        if (dacEngine != DacWalk.Engine.WALKER && source.emulated()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--engine " + engine + " reads dumps and processes: give a DUMP (an ELF core or a bundle) or --pid");
         }
         if (dacEngine != DacWalk.Engine.WALKER && report.handles) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--handles goes with --engine walker only");
@@ -252,6 +252,13 @@ final class WalkCommand implements Callable<Integer> {
                 }
                 if (!suspend) {
                     note(err, "the process runs while it is walked: objects it allocates or moves meanwhile may be missed or reported as problems (--suspend stops it)");
+                }
+                DacWalk.Engine dacEngine = DacWalk.Engine.of(engine).orElseThrow();
+                if (dacEngine != DacWalk.Engine.WALKER) {
+                    DacWalk.Report which = report.objects ? DacWalk.Report.OBJECTS : report.eeheap ? DacWalk.Report.EEHEAP
+                            : report.verify ? DacWalk.Report.VERIFY : DacWalk.Report.STAT;
+                    return new DacWalk(out, err, quiet, json).run(dacEngine, dacOption, Path.of("process " + pid), pid, target, which,
+                            names != null ? typeNames : null);
                 }
                 return walk(out, err, process.describe(), target, new HeapDiscovery(target).discover(), typeNames);
             }

@@ -79,8 +79,10 @@ class WalkDacCommandTest {
     }
 
     @Test
-    void theDacEnginesAreForDumpFilesAndKnownNames() {
-        assertThat(run("walk", "--pid", "1", "--engine", "dac").exitCode()).isEqualTo(2);
+    void theDacEnginesAreForDumpsAndProcessesAndKnownNames() {
+        Outcome emulated = run("walk", "--emulate", "default", "--engine", "dac");
+        assertThat(emulated.exitCode()).isEqualTo(2);
+        assertThat(emulated.err()).contains("reads dumps and processes");
         Outcome bogus = run("walk", WKS, "--engine", "sos");
         assertThat(bogus.exitCode()).isEqualTo(2);
         assertThat(bogus.err()).contains("one of walker, dac, dac-heapwalk");

@@ -95,7 +95,15 @@ public final class DacHost {
         System.exit(exit);
     }
 
+    /** The prefix of a live process in place of a dump path: {@code pid:1234}. */
+    public static final String PID_PREFIX = "pid:";
+
     private static AutoCloseable open(Path dump) throws Exception {
+        String name = dump.toString();
+        int slash = name.lastIndexOf('/');
+        if (name.substring(slash + 1).startsWith(PID_PREFIX)) {
+            return io.clrheap.walker.source.live.LiveProcess.open(Integer.parseInt(name.substring(slash + 1 + PID_PREFIX.length())));
+        }
         if (Minidump.isMinidump(dump)) {
             throw new IllegalArgumentException("a minidump is a Windows process's dump: the Linux DAC (libmscordaccore.so) reads Linux ELF cores and bundles");
         }
