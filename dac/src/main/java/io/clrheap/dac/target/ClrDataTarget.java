@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.clrheap.dac.com.ComObject;
 import io.clrheap.dac.com.Guid;
 import io.clrheap.dac.com.Hresult;
+import io.clrheap.dac.com.OutParameters;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -14,6 +15,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -105,22 +107,8 @@ public final class ClrDataTarget {
     }
 
     private int queryInterface(MemorySegment self, MemorySegment iid, MemorySegment out) {
-        try {
-            MemorySegment result = out.reinterpret(8);
-            Guid id = Guid.read(iid);
-            if (id.equals(IID_IUNKNOWN) || id.equals(IID_ICLRDATATARGET)) {
-                result.set(ValueLayout.ADDRESS, 0, target.address());
-                return Hresult.S_OK;
-            }
-            if (id.equals(IID_ICLRRUNTIMELOCATOR)) {
-                result.set(ValueLayout.ADDRESS, 0, locator.address());
-                return Hresult.S_OK;
-            }
-            result.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
-            return Hresult.E_NOINTERFACE;
-        } catch (Throwable t) {
-            return Hresult.E_FAIL;
-        }
+        return OutParameters.queryInterface(iid, out, Map.of(IID_IUNKNOWN, target.address(), IID_ICLRDATATARGET, target.address(),
+                IID_ICLRRUNTIMELOCATOR, locator.address()));
     }
 
     private int addRef(MemorySegment self) {
@@ -128,30 +116,15 @@ public final class ClrDataTarget {
     }
 
     private int machineType(MemorySegment self, MemorySegment out) {
-        try {
-            out.reinterpret(4).set(JAVA_INT, 0, MACHINE_AMD64);
-            return Hresult.S_OK;
-        } catch (Throwable t) {
-            return Hresult.E_FAIL;
-        }
+        return OutParameters.putInt(out, MACHINE_AMD64);
     }
 
     private int pointerSize(MemorySegment self, MemorySegment out) {
-        try {
-            out.reinterpret(4).set(JAVA_INT, 0, 8);
-            return Hresult.S_OK;
-        } catch (Throwable t) {
-            return Hresult.E_FAIL;
-        }
+        return OutParameters.putInt(out, 8);
     }
 
     private int runtimeBase(MemorySegment self, MemorySegment out) {
-        try {
-            out.reinterpret(8).set(JAVA_LONG, 0, runtimeBase);
-            return Hresult.S_OK;
-        } catch (Throwable t) {
-            return Hresult.E_FAIL;
-        }
+        return OutParameters.putLong(out, runtimeBase);
     }
 
     /** GetImageBase(LPCWSTR name, CLRDATA_ADDRESS* base): the runtime module by its file name (UTF-16, NUL-ended). */
@@ -160,8 +133,7 @@ public final class ClrDataTarget {
             String requested = utf16(name);
             String file = requested.substring(requested.lastIndexOf('/') + 1);
             if (file.equalsIgnoreCase(runtimeFileName) || file.toLowerCase(Locale.ROOT).startsWith("libcoreclr")) {
-                out.reinterpret(8).set(JAVA_LONG, 0, runtimeBase);
-                return Hresult.S_OK;
+                return OutParameters.putLong(out, runtimeBase);
             }
             return Hresult.E_FAIL;
         } catch (Throwable t) {
@@ -184,14 +156,6 @@ public final class ClrDataTarget {
 
     /** ReadVirtual(address, buffer, bytesRequested, bytesRead*): S_OK with the bytes present, E_FAIL when none are. */
     private int readVirtual(MemorySegment self, long address, MemorySegment buffer, int requested, MemorySegment done) {
-        try {
-            int n = reads.read(address, buffer.reinterpret(Integer.toUnsignedLong(requested)), requested);
-            if (done.address() != 0) {
-                done.reinterpret(4).set(JAVA_INT, 0, n);
-            }
-            return n == 0 && requested != 0 ? Hresult.E_FAIL : Hresult.S_OK;
-        } catch (Throwable t) {
-            return Hresult.E_FAIL;
-        }
+        return reads.readVirtual(address, buffer, requested, done);
     }
 }

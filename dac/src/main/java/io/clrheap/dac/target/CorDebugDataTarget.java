@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.clrheap.dac.com.ComObject;
 import io.clrheap.dac.com.Guid;
 import io.clrheap.dac.com.Hresult;
+import io.clrheap.dac.com.OutParameters;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -15,6 +16,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.Map;
 
 /**
  * What the DAC's debugger interface ({@code DacDbiInterfaceInstance}, dacdbiinterface.h) is given: an
@@ -85,18 +87,8 @@ public final class CorDebugDataTarget {
     }
 
     private int queryInterface(MemorySegment self, MemorySegment iid, MemorySegment out) {
-        try {
-            MemorySegment result = out.reinterpret(8);
-            Guid id = Guid.read(iid);
-            if (id.equals(ClrDataTarget.IID_IUNKNOWN) || id.equals(IID_ICORDEBUGDATATARGET)) {
-                result.set(ValueLayout.ADDRESS, 0, target.address());
-                return Hresult.S_OK;
-            }
-            result.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
-            return Hresult.E_NOINTERFACE;
-        } catch (Throwable t) {
-            return Hresult.E_FAIL;
-        }
+        return OutParameters.queryInterface(iid, out, Map.of(ClrDataTarget.IID_IUNKNOWN, target.address(), IID_ICORDEBUGDATATARGET,
+                target.address()));
     }
 
     private int addRef(MemorySegment self) {
@@ -104,24 +96,11 @@ public final class CorDebugDataTarget {
     }
 
     private int platform(MemorySegment self, MemorySegment out) {
-        try {
-            out.reinterpret(4).set(JAVA_INT, 0, PLATFORM_POSIX_AMD64);
-            return Hresult.S_OK;
-        } catch (Throwable t) {
-            return Hresult.E_FAIL;
-        }
+        return OutParameters.putInt(out, PLATFORM_POSIX_AMD64);
     }
 
     private int readVirtual(MemorySegment self, long address, MemorySegment buffer, int requested, MemorySegment done) {
-        try {
-            int n = reads.read(address, buffer.reinterpret(Integer.toUnsignedLong(requested)), requested);
-            if (done.address() != 0) {
-                done.reinterpret(4).set(JAVA_INT, 0, n);
-            }
-            return n == 0 && requested != 0 ? Hresult.E_FAIL : Hresult.S_OK;
-        } catch (Throwable t) {
-            return Hresult.E_FAIL;
-        }
+        return reads.readVirtual(address, buffer, requested, done);
     }
 
     private MemorySegment alloc(MemorySegment self, long size) {

@@ -104,6 +104,22 @@ public final class TargetReads {
         }
     }
 
+    /**
+     * A data target's {@code ReadVirtual(address, buffer, requested, &done)}: the bytes present, {@code *done} set when
+     * the pointer is not NULL; S_OK, or E_FAIL when not one byte is present. Never throws (it runs in an upcall).
+     */
+    public int readVirtual(long address, MemorySegment buffer, int requested, MemorySegment done) {
+        try {
+            int n = read(address, buffer.reinterpret(Integer.toUnsignedLong(requested)), requested);
+            if (done.address() != 0) {
+                done.reinterpret(4).set(ValueLayout.JAVA_INT, 0, n);
+            }
+            return n == 0 && requested != 0 ? io.clrheap.dac.com.Hresult.E_FAIL : io.clrheap.dac.com.Hresult.S_OK;
+        } catch (RuntimeException | Error e) {
+            return io.clrheap.dac.com.Hresult.E_FAIL;
+        }
+    }
+
     /** The failed reads kept (at most {@link #KEPT_FAILURES}). */
     public List<FailedRead> failures() {
         return List.copyOf(failures);
