@@ -102,6 +102,8 @@ public final class RuntimeBuilder {
         long handleTableMap = handles.build(heaps.heaps().size(), scenario.handlesPerKind(), random);
         handles.handles().forEach(h -> process.truth().addHandle(new GroundTruth.HandleInfo(h.handle(), h.type(), h.target(), h.secondary())));
         globals.writeProcessGlobals(types, heaps.heaps(), heapArray, handleTableMap);
+        // the Module's PEAssembly and PEImage: last in the malloc heap, so that nothing laid out before them moves
+        AssemblyFile.layOut(process, types.module(), globals.variable("vtable:PEAssembly"));
         ModuleImage image = globals.image();
         EmulatedModule module = new EmulatedModule(image.platform(), image.path(), image.base(), image.end() - image.base(),
                 image.timeDateStamp(), RuntimeGlobals.fileVersion(layout.primaryBuild().version()));

@@ -58,6 +58,9 @@ final class RuntimeGlobals {
     private long descriptorPointers;
     private byte[] descriptorBytes;
 
+    /** PEAssembly's virtual functions: AddRef and Release (peassembly.h, STDMETHOD_). */
+    private static final int PE_ASSEMBLY_VIRTUALS = 2;
+
     RuntimeGlobals(Process process) {
         this.process = process;
         this.layout = process.layout();
@@ -115,6 +118,9 @@ final class RuntimeGlobals {
             this.descriptorBytes = json;
             module.export("DotNetRuntimeContractDescriptor", descriptor, layout.type("ContractDescriptor").size().orElseThrow());
         }
+        // PEAssembly's vtable, in relro data as in the real module (AddRef and Release are virtual: PEASM); no reader
+        // follows its slots and nothing in the emulated process calls them
+        variables.put("vtable:PEAssembly", module.reserveData(8L * PE_ASSEMBLY_VIRTUALS, 16));
         module.export("g_dacTable", dacTable, 8L * table.length());
         if (exportsRuntimeInfo) {
             module.export("DotNetRuntimeInfo", runtimeInfo, layout.type("DotNetRuntimeInfo").size().orElseThrow());

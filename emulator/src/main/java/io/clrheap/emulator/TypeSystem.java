@@ -36,7 +36,7 @@ final class TypeSystem {
     TypeSystem(Process process, List<TypeDef> scenarioTypes, long moduleVtable) {
         this.process = process;
         this.mtSize = process.layout().type("MethodTable").size().orElseThrow();
-        // one Module for every type (zero-filled: type names from metadata are not emulated)
+        // one Module for every type; the file it was loaded from is laid out last (AssemblyFile)
         module = process.loaderHeap().allocate(process.layout().type("Module").size().orElseThrow(), 16);
         process.memory().writePointer(module, moduleVtable);
         freeMethodTable = process.nativeHeap().allocate(process.layout().constant("free_object.mt_block_size"), 16);

@@ -138,4 +138,34 @@ class DacReadableStructuresTest {
         assertThat(names.get(objectArray)).isEqualTo("System.Object[]");
         assertThat(names.get(memory.readLong(dacVariable(runtime, "g_pArrayClass")))).isEqualTo("System.Array");
     }
+
+    /**
+     * GetMethodTableName follows MethodTable -> Module -> PEAssembly -> PEImage without a check (request.cpp): the
+     * Module names the PEAssembly it was loaded from, which names a PEImage with the assembly's file name. The image is not
+     * mapped (no layout), so the DAC finds no metadata and fails the call rather than reading through NULL.
+     */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("processes")
+    void everyModuleNamesTheFileItWasLoadedFromAnUnmappedImageOfCoreLib(String name, RuntimeVersion v, GcFlavor gc) {
+        EmulatedRuntime runtime = build(name, v, gc);
+        var memory = runtime.memory();
+        RuntimeLayout layout = runtime.layout();
+        long object = memory.readLong(dacVariable(runtime, "g_pObjectClass"));
+        long module = memory.readLong(object + layout.offset("MethodTable", "Module"));
+        long assembly = memory.readLong(module + layout.offset("Module", "PEAssembly"));
+        assertThat(assembly).as("Module.PEAssembly").isNotZero();
+        long vtable = memory.readLong(assembly + layout.offset("PEAssembly", "VTable"));
+        assertThat(vtable).as("PEAssembly's vtable lies in the runtime module")
+                .isBetween(runtime.module().base(), runtime.module().base() + runtime.module().size());
+        long image = memory.readLong(assembly + layout.offset("PEAssembly", "PEImage"));
+        assertThat(image).as("PEAssembly.PEImage").isNotZero();
+        long path = image + layout.offset("PEImage", "Path");
+        int bytes = memory.readInt(path + layout.offset("SString", "Size"));
+        byte[] chars = new byte[bytes - 2];
+        memory.read(memory.readLong(path + layout.offset("SString", "Buffer")), chars, 0, chars.length);
+        assertThat(new String(chars, java.nio.charset.StandardCharsets.UTF_16LE)).isEqualTo("System.Private.CoreLib.dll");
+        assertThat(memory.readLong(image + layout.offset("PEImage", "LoadedLayout"))).as("no loaded layout").isZero();
+        assertThat(memory.readLong(image + layout.offset("PEImage", "FlatLayout"))).as("no flat layout").isZero();
+        assertThat(layout.type("PEImage").size().orElseThrow()).isEqualTo(v == RuntimeVersion.NET10 ? 0x98 : 0x88);
+    }
 }
