@@ -36,7 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * workstation GC, from the ELF core and from the bundle, exactly as the answer key says: the SOS path (ISOSDacInterface,
  * GetObjectData object by object) lists every object and free object with its MethodTable and size and nothing else;
  * the DAC's own heap walker (IDacDbiInterface::WalkHeap) every object, sizes rounded up to 8; GetUsefulGlobals names
- * all four class MethodTables; no DAC call fails; except {@link #HEAP_WALKER_LIMITS}. (The 5.2 M-object {@code large}
+ * all four class MethodTables; no DAC call fails, and GetMethodTableName (which SOS asks of every type) answers without
+ * crashing; except {@link #HEAP_WALKER_LIMITS}. (The 5.2 M-object {@code large}
  * scenario is walked by the DAC benchmark.)
  */
 class DacScenarioTest {
@@ -84,6 +85,8 @@ class DacScenarioTest {
             }
             DacAnswerKeyCheck.Outcome o = DacAnswerKeyCheck.check(dac, dump, target, kind, answer, DacEngine.DEFAULT_TIMEOUT);
             assertThat(o.heap().failures()).as("%s %s: failed DAC calls", format, kind).isEmpty();
+            // SOS's dumpheap asks every type's name: the DAC may have none to give (no metadata yet) but must not crash
+            assertThat(o.heap().namesCrash()).as("%s %s: GetMethodTableName", format, kind).isEmpty();
             assertThat(o.agrees()).as("%s %s: %s", format, kind, o.result()).isTrue();
             assertThat(o.result().objects()).as("%s %s", format, kind).isPositive();
         }
