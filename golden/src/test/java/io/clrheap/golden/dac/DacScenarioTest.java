@@ -27,6 +27,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,6 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * crashing; except {@link #HEAP_WALKER_LIMITS}. (The 5.2 M-object {@code large}
  * scenario is walked by the DAC benchmark.)
  */
+@Execution(ExecutionMode.CONCURRENT) // each test mostly waits on the DAC's child processes
 class DacScenarioTest {
 
     /**
