@@ -1,11 +1,6 @@
 package io.clrheap.emulator;
 
 import io.clrheap.layout.RuntimeLayout;
-import io.clrheap.layout.view.FinalizeQueue;
-import io.clrheap.layout.view.GcHeap;
-import io.clrheap.layout.view.Generation;
-import io.clrheap.layout.view.HeapSegment;
-import io.clrheap.layout.view.ServerHeap;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,8 +11,7 @@ import java.util.Random;
  * one whenever the current region of a generation is full; objects laid out in them (survivors in gen2/gen1 with the
  * dead ones as free objects, each LOH object after its 32-byte padding, POH objects, frozen string literals in a
  * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections that
- * sweep and promote regions; then the region descriptors, generation tables, {@code gc_heap} and {@code GCHeap}
- * objects as the real build has them.
+ * sweep and promote regions. The structures describing them are written by {@link GcStructureWriter}.
  */
 final class HeapBuilder {
 
@@ -119,7 +113,6 @@ final class HeapBuilder {
 
     private final Process process;
     private final TypeSystem types;
-    private final RuntimeGlobals globals;
     private final Random random;
     private final RuntimeLayout layout;
     private final GroundTruth truth;
@@ -146,10 +139,9 @@ final class HeapBuilder {
     /** 'a'..'z' over and over as UTF-16LE: the characters of every string, copied in one write. */
     private static final byte[] CHARACTERS = characters(4096);
 
-    HeapBuilder(Process process, TypeSystem types, RuntimeGlobals globals, Random random) {
+    HeapBuilder(Process process, TypeSystem types, Random random) {
         this.process = process;
         this.types = types;
-        this.globals = globals;
         this.random = random;
         this.layout = process.layout();
         this.truth = process.truth();
@@ -651,106 +643,5 @@ final class HeapBuilder {
         region.current = run;
         region.cursor = run.end; // the dead tail is end-of-region space now, tracked by allocated alone
         region.swept = true;
-    }
-
-    /** Writes descriptors, generation tables and the per-heap objects; returns the server heap array (0 under workstation GC). */
-    long writeStructures() {
-        var memory = process.memory();
-        boolean server = process.server();
-        long stride = layout.type("generation").size().orElseThrow();
-        long heapArray = server ? process.nativeHeap().allocate(8L * heaps.size(), 16) : 0;
-        for (Heap heap : heaps) {
-            if (server) {
-                heap.gcHeap = process.allocateNative("gc_heap", 0x40);
-                heap.gcHeapObject = process.allocateNative("GCHeap", 16);
-                heap.generationTable = heap.gcHeap + layout.offset("gc_heap", "generation_table");
-                memory.writePointer(heapArray + 8L * heap.index, heap.gcHeap);
-            } else {
-                heap.gcHeapObject = process.allocateNative("GCHeap", 8);
-                heap.generationTable = globals.gcStatic("generation_table");
-            }
-            GcHeap.Writable gcHeapObject = process.views().view(GcHeap.Writable.class, memory, heap.gcHeapObject);
-            gcHeapObject.vtable(globals.vtable());
-            if (server) {
-                gcHeapObject.genGcHeap(heap.gcHeap);
-            }
-            RegionState gen0 = heap.gen0();
-            heap.allocAllocated = gen0.cursor;
-            heap.finalizeQueue = finalizeQueue();
-            for (List<RegionState> list : heap.generations) {
-                for (RegionState r : list) {
-                    r.descriptor = r.frozen ? process.allocateNative("heap_segment", 0x40)
-                            : process.bookkeeping().allocate(layout.type("heap_segment").size().orElseThrow(), 8);
-                }
-            }
-            heap.ephemeralSegment = gen0.descriptor;
-            for (int g = 0; g < 5; g++) {
-                List<RegionState> list = heap.generations.get(g);
-                for (int i = 0; i < list.size(); i++) {
-                    writeDescriptor(heap, list.get(i), i + 1 < list.size() ? list.get(i + 1).descriptor : 0);
-                }
-                Generation.Writable generation = process.views().view(Generation.Writable.class, memory, heap.generationTable + g * stride);
-                generation.startSegment(list.get(0).descriptor);
-                generation.allocationSegment(list.get(list.size() - 1).descriptor);
-                generation.tailRegion(list.get(list.size() - 1).descriptor);
-                generation.genNum(g);
-                RegionState firstFrozen = list.stream().filter(r -> r.frozen).reduce((a, b) -> b).orElse(null);
-                if (firstFrozen != null) {
-                    // tail_ro_region: the first read-only segment ever inserted, the last of them in the list (insert_ro_segment)
-                    generation.tailRoRegion(firstFrozen.descriptor);
-                }
-            }
-            if (server) {
-                ServerHeap.Writable gcHeap = process.views().view(ServerHeap.Writable.class, memory, heap.gcHeap);
-                gcHeap.allocAllocated(heap.allocAllocated);
-                gcHeap.ephemeralHeapSegment(heap.ephemeralSegment);
-                gcHeap.finalizeQueue(heap.finalizeQueue);
-                memory.writePointer(heap.gcHeap + layout.offset("gc_heap", "vm_heap"), heap.gcHeapObject);
-                memory.writeInt(heap.gcHeap + layout.offset("gc_heap", "heap_number"), heap.index);
-                layout.type("gc_heap").findField("heap_analyze_success").ifPresent(f ->
-                        memory.writeInt(heap.gcHeap + f.offset(), (int) layout.constant("gc.heap_analyze_success")));
-            }
-        }
-        return heapArray;
-    }
-
-    private void writeDescriptor(Heap heap, RegionState r, long next) {
-        HeapSegment.Writable s = process.views().view(HeapSegment.Writable.class, process.memory(), r.descriptor);
-        boolean ephemeral = r == heap.gen0();
-        long commitStep = layout.constant("frozen_segment.commit_step");
-        long end = ephemeral ? heap.allocAllocated : r.cursor;
-        long committed = Math.min(r.reserved, ((end - r.start) + commitStep - 1) / commitStep * commitStep + r.start);
-        // the ephemeral region's heap_segment.allocated lags: it stays at mem while gen0 grows (discovery.md section 6)
-        s.allocated(ephemeral ? r.mem : r.cursor);
-        s.committed(Math.max(committed, r.mem));
-        s.reserved(r.reserved);
-        s.used(end);
-        s.mem(r.mem);
-        long flags = r.frozen ? layout.constant("heap_segment.flags.readonly")
-                : r.generation == 3 ? layout.constant("heap_segment.flags.loh")
-                : r.generation == 4 ? layout.constant("heap_segment.flags.poh") : 0;
-        s.flags(flags);
-        s.next(next);
-        // LOH, POH and frozen regions carry gen_num 2 (max_generation), as in the real dumps
-        s.genNum(Math.min(r.generation, 2));
-        s.planGenNum(Math.min(r.generation, 2));
-        if (s.hasHeap()) {
-            s.heap(heap.gcHeap);
-        }
-        process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, r.frozen ? -1 : r.generation, r.frozen, r.descriptor,
-                r.start, r.mem, end, r.reserved, flags));
-    }
-
-    /** An empty finalization queue: 7 fill pointers at m_Array, room for 100 entries (the real dumps). */
-    private long finalizeQueue() {
-        long queue = process.allocateNative("CFinalize", 0x58);
-        long array = process.nativeHeap().allocate(100 * 8, 16);
-        FinalizeQueue.Writable f = process.views().view(FinalizeQueue.Writable.class, process.memory(), queue);
-        for (int i = 0; i < layout.field("CFinalize", "m_FillPointers").type().count(); i++) {
-            f.fillPointer(i, array);
-        }
-        f.array(array);
-        f.endArray(array + 100 * 8);
-        return queue;
     }
 }

@@ -89,14 +89,14 @@ public final class RuntimeBuilder {
         RuntimeGlobals globals = new RuntimeGlobals(process);
         TypeSystem types = new TypeSystem(process, scenario.types(), globals.variable("Module__vtAddr"));
         java.util.Random random = new SequentialRandom(scenario.seed());
-        HeapBuilder heaps = new HeapBuilder(process, types, globals, random);
+        HeapBuilder heaps = new HeapBuilder(process, types, random);
         heaps.createRegions();
         heaps.placeOlderGenerations();
         ThreadBuilder threads = new ThreadBuilder(process, globals, heaps, types);
         threads.allocateGen0(random);
         runProgram(scenario, types, heaps, threads, random);
         threads.placeContextEdgeCases();
-        long heapArray = heaps.writeStructures();
+        long heapArray = new GcStructureWriter(process, globals, heaps.heaps()).write();
         threads.writeStructures();
         HandleTableBuilder handles = new HandleTableBuilder(process);
         long handleTableMap = handles.build(heaps.heaps().size(), scenario.handlesPerKind(), random);
