@@ -29,6 +29,8 @@ public final class SosDac {
     public static final Guid IID_ISOSDACINTERFACE8 = Guid.parse("c12f35a9-e55c-4520-a894-b3dc5165dfce");
     public static final Guid IID_ISOSDACINTERFACE12 = Guid.parse("1b93bacc-8ca4-432d-943a-3e6e7ec0b0a3");
 
+    /** IXCLRDataProcess::Flush, its first method (xclrdata.idl) */
+    private static final int FLUSH = 3;
     // ISOSDacInterface vtable slots (IUnknown is 0..2), counted in sospriv.idl
     private static final int GET_THREAD_STORE_DATA = 3;
     private static final int GET_THREAD_DATA = 17;
@@ -56,6 +58,7 @@ public final class SosDac {
     private static final FunctionDescriptor ONE_POINTER = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
     private static final FunctionDescriptor ADDRESS_AND_POINTER = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS);
 
+    private final MethodHandle flush;
     private final ComPointer sos;
     private final ComPointer sos8;
     private final ComPointer sos12;
@@ -68,6 +71,7 @@ public final class SosDac {
     public SosDac(ComPointer process, Arena arena, CallTrace trace) {
         this.arena = arena;
         this.trace = trace;
+        this.flush = process.method(FLUSH, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         trace.enter("QueryInterface(ISOSDacInterface)", 0);
         this.sos = process.queryInterface(IID_ISOSDACINTERFACE, "ISOSDacInterface", arena);
         if (sos == null) {
@@ -80,6 +84,19 @@ public final class SosDac {
         this.objectData = sos.method(GET_OBJECT_DATA, ADDRESS_AND_POINTER);
         this.methodTableData = sos.method(GET_METHOD_TABLE_DATA, ADDRESS_AND_POINTER);
         this.objectBuffer = arena.allocate(SosStructs.OBJECT_DATA, 8);
+    }
+
+    /**
+     * {@code IXCLRDataProcess::Flush}: drops what the DAC has cached of target memory. The DAC keeps every structure it
+     * has read until then, in a table that grows with each object a walk asks about; a long walk flushes now and then.
+     */
+    public void flush() {
+        trace.enter("Flush", 0);
+        try {
+            int ignored = (int) flush.invokeExact(); // S_OK always: it only empties caches
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     /** Whether ISOSDacInterface8 (generation tables with POH) is there. */

@@ -24,6 +24,9 @@ public final class SosHeapWalk {
     private static final long MIN_OBJECT_SIZE = 24;
     public static final int MAX_THREADS = 1 << 16;
     public static final int MAX_REGIONS_PER_CHAIN = 1 << 20;
+    /** How many objects between two flushes of the DAC's cache (see {@link SosDac#flush()}). */
+    static final int FLUSH_EVERY = 4096;
+    private long sinceFlush;
 
     private record Chain(int heap, int generation, HeapSegmentData segment, long end) {
     }
@@ -155,6 +158,10 @@ public final class SosHeapWalk {
             if (limit != null && Long.compareUnsigned(limit, object) >= 0) {
                 object = limit + MIN_OBJECT_SIZE;
                 continue;
+            }
+            if (++sinceFlush == FLUSH_EVERY) {
+                sinceFlush = 0;
+                sos.flush();
             }
             ObjectData o;
             try {
