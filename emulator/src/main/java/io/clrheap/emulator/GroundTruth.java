@@ -175,7 +175,7 @@ public final class GroundTruth {
         return Math.max((size + alignment - 1) & -alignment, minimumSize);
     }
 
-    int typeIndex(long methodTable, long baseSize, long componentSize, Kind kind) {
+    public int typeIndex(long methodTable, long baseSize, long componentSize, Kind kind) {
         TypeInfo t = new TypeInfo(methodTable, baseSize, componentSize, kind);
         Integer index = typeIndexes.get(t);
         if (index == null) {

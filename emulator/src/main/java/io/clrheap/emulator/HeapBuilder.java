@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import io.clrheap.emulator.types.TypeSystem;
+import io.clrheap.emulator.types.TypeDef;
 
 /**
  * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), a new

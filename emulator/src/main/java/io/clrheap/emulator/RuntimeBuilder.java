@@ -10,6 +10,9 @@ import io.clrheap.layout.view.ViewFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.clrheap.emulator.types.TypeSystem;
+import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.types.AssemblyFile;
 
 /**
  * Builds an {@link EmulatedRuntime} from a {@link Scenario}: the runtime module with its {@code g_dacTable} and GC

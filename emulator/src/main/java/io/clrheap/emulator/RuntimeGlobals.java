@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.clrheap.emulator.types.TypeSystem;
 
 /**
  * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a

@@ -7,6 +7,8 @@ import io.clrheap.layout.view.ThreadStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import io.clrheap.emulator.types.TypeSystem;
+import io.clrheap.emulator.types.TypeDef;
 
 /**
  * The runtime's threads: native {@code Thread} objects linked in the thread store, each allocating gen0 objects
