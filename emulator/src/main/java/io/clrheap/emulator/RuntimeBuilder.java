@@ -13,6 +13,10 @@ import java.util.Map;
 import io.clrheap.emulator.types.TypeSystem;
 import io.clrheap.emulator.types.TypeDef;
 import io.clrheap.emulator.types.AssemblyFile;
+import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.gc.GcStructureWriter;
+import io.clrheap.emulator.gc.GcStatics;
+import io.clrheap.emulator.gc.HandleTableBuilder;
 
 /**
  * Builds an {@link EmulatedRuntime} from a {@link Scenario}: the runtime module with its {@code g_dacTable} and GC

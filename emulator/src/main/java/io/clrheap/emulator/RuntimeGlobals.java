@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import io.clrheap.emulator.types.TypeSystem;
+import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.gc.GcStatics;
 
 /**
  * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a
@@ -21,7 +23,7 @@ import io.clrheap.emulator.types.TypeSystem;
  * entry); {@code GcDacVars} and the variables it points to; {@code DotNetRuntimeInfo} where the build exports it.
  * The module is laid out first and mapped into memory, so that the rest of the build writes into its variables.
  */
-final class RuntimeGlobals {
+public final class RuntimeGlobals {
 
     /** DotNetRuntimeInfo.RuntimeVersion of the emulated builds (the real dumps; discovery.md section 3). */
     private static final Map<String, int[]> RUNTIME_VERSIONS = Map.of(
@@ -201,11 +203,11 @@ final class RuntimeGlobals {
         return v;
     }
 
-    long gcStatic(String name) {
+    public long gcStatic(String name) {
         return variable("gc:" + name);
     }
 
-    long vtable() {
+    public long vtable() {
         return vtable;
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Random;
 import io.clrheap.emulator.types.TypeSystem;
 import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.gc.HeapBuilder;
 
 /**
  * The runtime's threads: native {@code Thread} objects linked in the thread store, each allocating gen0 objects

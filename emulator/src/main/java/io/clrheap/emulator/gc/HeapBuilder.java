@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.gc;
 
 import io.clrheap.layout.RuntimeLayout;
 import java.util.ArrayList;
@@ -7,6 +7,12 @@ import java.util.List;
 import java.util.Random;
 import io.clrheap.emulator.types.TypeSystem;
 import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.Process;
+import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.ProcessLayout;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.Step;
+import io.clrheap.emulator.Feature;
 
 /**
  * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), a new
@@ -15,7 +21,7 @@ import io.clrheap.emulator.types.TypeDef;
  * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections that
  * sweep and promote regions. The structures describing them are written by {@link GcStructureWriter}.
  */
-final class HeapBuilder {
+public final class HeapBuilder {
 
     /** A region being filled. */
     static final class RegionState {
@@ -55,10 +61,10 @@ final class HeapBuilder {
     }
 
     /** An allocation context handed to a thread: [pointer, limit), limit + 24 reserved; its objects go to {@code run}. */
-    static final class Context {
-        long pointer;
-        final long limit;
-        final GroundTruth.Run run;
+    public static final class Context {
+        public long pointer;
+        public final long limit;
+        public final GroundTruth.Run run;
 
         Context(long pointer, long limit, GroundTruth.Run run) {
             this.pointer = pointer;
@@ -68,11 +74,11 @@ final class HeapBuilder {
     }
 
     /** One heap: its regions per generation, and what discovery reads of it. */
-    static final class Heap {
-        final int index;
+    public static final class Heap {
+        public final int index;
         final List<List<RegionState>> generations = new ArrayList<>();
         long gcHeap;
-        long gcHeapObject;
+        public long gcHeapObject;
         long generationTable;
         long allocAllocated;
         long ephemeralSegment;
@@ -91,19 +97,19 @@ final class HeapBuilder {
             return gen0.get(gen0.size() - 1);
         }
 
-        long generationTable() {
+        public long generationTable() {
             return generationTable;
         }
 
-        long allocAllocated() {
+        public long allocAllocated() {
             return allocAllocated;
         }
 
-        long ephemeralSegment() {
+        public long ephemeralSegment() {
             return ephemeralSegment;
         }
 
-        long finalizeQueue() {
+        public long finalizeQueue() {
             return finalizeQueue;
         }
     }
@@ -141,7 +147,7 @@ final class HeapBuilder {
     /** 'a'..'z' over and over as UTF-16LE: the characters of every string, copied in one write. */
     private static final byte[] CHARACTERS = characters(4096);
 
-    HeapBuilder(Process process, TypeSystem types, Random random) {
+    public HeapBuilder(Process process, TypeSystem types, Random random) {
         this.process = process;
         this.types = types;
         this.random = random;
@@ -164,7 +170,7 @@ final class HeapBuilder {
         this.mix = TypeDef.SMALL_MIX.stream().map(types::placed).toArray(TypeSystem.Placed[]::new);
     }
 
-    List<Heap> heaps() {
+    public List<Heap> heaps() {
         return heaps;
     }
 
@@ -210,7 +216,7 @@ final class HeapBuilder {
     }
 
     /** Each heap's first regions: gen2 (after the frozen segment on heap 0), gen1, gen0, LOH, POH. */
-    void createRegions() {
+    public void createRegions() {
         List<Heap> carveOrder = new ArrayList<>(heaps);
         if (process.scenario().has(Feature.INTERLEAVED_HEAPS)) {
             java.util.Collections.reverse(carveOrder); // the last heap's regions at the lowest addresses
@@ -226,7 +232,7 @@ final class HeapBuilder {
     }
 
     /** The scenario's frozen strings, gen2, gen1, LOH and POH populations: what earlier GCs left. */
-    void placeOlderGenerations() {
+    public void placeOlderGenerations() {
         Scenario s = process.scenario();
         placeFrozen(TypeDef.STRING, s.frozenStrings(), Step.Lengths.uniform(1, 40), random);
         List<Heap> order = new ArrayList<>(heaps);
@@ -260,11 +266,11 @@ final class HeapBuilder {
     }
 
     /** A random object of the mixed population: a type and its component count. */
-    TypeSystem.Placed mixedType(Random r) {
+    public TypeSystem.Placed mixedType(Random r) {
         return mix[r.nextInt(mix.length)];
     }
 
-    long mixedCount(TypeSystem.Placed spec, Random r) {
+    public long mixedCount(TypeSystem.Placed spec, Random r) {
         return spec.def().hasComponents() ? r.nextInt(spec.def().shape() == TypeDef.Shape.STRING ? 48 : 64) : 0;
     }
 
@@ -375,7 +381,7 @@ final class HeapBuilder {
      * Frozen string literals, appended to the frozen segment; when it is full, a new segment reserving twice as much
      * (the frozen object heap's growth, clr-layouts.md). Objects over 64 KiB are never frozen.
      */
-    void placeFrozen(TypeDef type, long count, Step.Lengths lengths, Random r) {
+    public void placeFrozen(TypeDef type, long count, Step.Lengths lengths, Random r) {
         if (type.shape() != TypeDef.Shape.STRING) {
             throw new IllegalArgumentException("the frozen segment holds string literals, not " + type.name());
         }
@@ -400,7 +406,7 @@ final class HeapBuilder {
         }
     }
 
-    long step(long size) {
+    public long step(long size) {
         return truth.step(size);
     }
 
@@ -409,11 +415,11 @@ final class HeapBuilder {
      * ones after their padding; small-object generations send objects of 85,000 bytes or more to the LOH, as the
      * allocator does. Returns its address.
      */
-    long place(Heap heap, int generation, TypeDef spec, long count, boolean dies) {
+    public long place(Heap heap, int generation, TypeDef spec, long count, boolean dies) {
         return place(heap, generation, types.placed(spec), count, dies);
     }
 
-    long place(Heap heap, int generation, TypeSystem.Placed spec, long count, boolean dies) {
+    public long place(Heap heap, int generation, TypeSystem.Placed spec, long count, boolean dies) {
         long size = spec.def().size(count);
         int where = generation <= 2 && size >= lohThreshold ? LOH : generation;
         long need = step(size) + (where == LOH ? padSize : 0);
@@ -427,12 +433,12 @@ final class HeapBuilder {
         return at;
     }
 
-    long writeObject(GroundTruth.Run run, TypeDef spec, long count, boolean dies) {
+    public long writeObject(GroundTruth.Run run, TypeDef spec, long count, boolean dies) {
         return writeObject(run, types.placed(spec), count, dies);
     }
 
     /** Writes an object at the end of {@code run} (its header slot before it stays zero), records it, and returns its address. */
-    long writeObject(GroundTruth.Run run, TypeSystem.Placed placed, long count, boolean dies) {
+    public long writeObject(GroundTruth.Run run, TypeSystem.Placed placed, long count, boolean dies) {
         var memory = process.memory();
         TypeDef spec = placed.def();
         long at = run.end;
@@ -479,7 +485,7 @@ final class HeapBuilder {
      * size - 24 (gc.cpp make_unused_array). A gap of 4 GiB or more becomes several free objects, each with a length
      * that fits 32 bits, as make_unused_array splits it on 64-bit hosts (walker-semantics.md 1.4).
      */
-    void writeFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
+    public void writeFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
         long rest = size;
         while (rest > MAX_FREE_OBJECT) {
             long piece = rest - MAX_FREE_OBJECT < freeBaseSize ? MAX_FREE_OBJECT - freeBaseSize : MAX_FREE_OBJECT;
@@ -503,7 +509,7 @@ final class HeapBuilder {
      * A new allocation context of at least {@code need} bytes from the heap's gen0 region: [ptr, limit), limit + 24
      * reserved (the slow path); when the region has no room left, a new gen0 region becomes the ephemeral one.
      */
-    Context newContext(Heap heap, long need) {
+    public Context newContext(Heap heap, long need) {
         RegionState gen0 = heap.gen0();
         long reserve = layout.constant("alloc_context.tail_reserve");
         long bytes = Math.max(ProcessLayout.ALLOCATION_QUANTUM, need + reserve);
@@ -519,12 +525,12 @@ final class HeapBuilder {
     }
 
     /** The heap's next gen0 region becomes the ephemeral one, as when the slow path finds the current one full. */
-    void startGen0Region(Heap heap) {
+    public void startGen0Region(Heap heap) {
         newRegion(heap, 0, 0);
     }
 
     /** A context that takes the rest of the heap's gen0 region: its limit + 24 is the region's reserved end (§16). */
-    Context newContextToRegionEnd(Heap heap) {
+    public Context newContextToRegionEnd(Heap heap) {
         long reserve = layout.constant("alloc_context.tail_reserve");
         RegionState gen0 = heap.gen0();
         if (gen0.room() < ProcessLayout.ALLOCATION_QUANTUM) {
@@ -545,7 +551,7 @@ final class HeapBuilder {
      * are released, as the GC returns them to its free list (each generation keeps one); the survivors' regions are
      * promoted in place; each heap gets a fresh gen0 region.
      */
-    void collect(int condemned) {
+    public void collect(int condemned) {
         List<GroundTruth.Run> replaced = new ArrayList<>();
         for (Heap heap : heaps) {
             for (int g = 0; g < 5; g++) {
