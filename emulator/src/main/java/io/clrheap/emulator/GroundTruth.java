@@ -254,7 +254,7 @@ public final class GroundTruth {
         regions.add(region);
     }
 
-    void addContext(ContextInfo context) {
+    public void addContext(ContextInfo context) {
         contexts.add(context);
     }
 
@@ -262,7 +262,7 @@ public final class GroundTruth {
         handles.add(handle);
     }
 
-    void addThread(ThreadInfo thread) {
+    public void addThread(ThreadInfo thread) {
         threads.add(thread);
     }
 

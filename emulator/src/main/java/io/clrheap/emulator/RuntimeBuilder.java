@@ -17,6 +17,8 @@ import io.clrheap.emulator.gc.HeapBuilder;
 import io.clrheap.emulator.gc.GcStructureWriter;
 import io.clrheap.emulator.gc.GcStatics;
 import io.clrheap.emulator.gc.HandleTableBuilder;
+import io.clrheap.emulator.threads.ThreadBuilder;
+import io.clrheap.emulator.globals.RuntimeGlobals;
 
 /**
  * Builds an {@link EmulatedRuntime} from a {@link Scenario}: the runtime module with its {@code g_dacTable} and GC

@@ -9,7 +9,7 @@ import io.clrheap.layout.view.ServerHeap;
 import java.util.List;
 import io.clrheap.emulator.Process;
 import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.RuntimeGlobals;
+import io.clrheap.emulator.globals.RuntimeGlobals;
 
 /**
  * The structures the GC keeps about its heaps, written once the heaps are laid out, as the real build has them: a

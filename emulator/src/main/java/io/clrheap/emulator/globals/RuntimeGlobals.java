@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.globals;
 
 import io.clrheap.emulator.module.FileVersion;
 import io.clrheap.emulator.module.ModuleImage;
@@ -16,6 +16,8 @@ import java.util.Map;
 import io.clrheap.emulator.types.TypeSystem;
 import io.clrheap.emulator.gc.HeapBuilder;
 import io.clrheap.emulator.gc.GcStatics;
+import io.clrheap.emulator.Process;
+import io.clrheap.emulator.ProcessLayout;
 
 /**
  * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a
@@ -64,7 +66,7 @@ public final class RuntimeGlobals {
     /** PEAssembly's virtual functions: AddRef and Release (peassembly.h, STDMETHOD_). */
     private static final int PE_ASSEMBLY_VIRTUALS = 2;
 
-    RuntimeGlobals(Process process) {
+    public RuntimeGlobals(Process process) {
         this.process = process;
         this.layout = process.layout();
         this.build = layout.primaryBuild();
@@ -179,7 +181,7 @@ public final class RuntimeGlobals {
      * The file version of build {@code version} ({@code 8.0.30}): the known one, else major.minor with patch × 100 as
      * the build number (the scheme of the known ones: 8.0.30 is 8.0.3026).
      */
-    static FileVersion fileVersion(String version) {
+    public static FileVersion fileVersion(String version) {
         FileVersion known = FILE_VERSIONS.get(version);
         if (known != null) {
             return known;
@@ -191,11 +193,11 @@ public final class RuntimeGlobals {
         return new FileVersion(major, minor, Math.min(0xffff, patch * 100), 0);
     }
 
-    ModuleImage image() {
+    public ModuleImage image() {
         return image;
     }
 
-    long variable(String dacName) {
+    public long variable(String dacName) {
         Long v = variables.get(dacName);
         if (v == null) {
             throw new IllegalStateException("no variable " + dacName + " in the " + build.version() + " module");
@@ -217,7 +219,7 @@ public final class RuntimeGlobals {
     }
 
     /** What the emulated GC's own functions read: its code, vtable and statics. */
-    GcStatics gcStatics(long workstationGenerationTable) {
+    public GcStatics gcStatics(long workstationGenerationTable) {
         return process.server()
                 ? new GcStatics(vtable, variables.get("code"), vtableSlots(), gcStatic("n_heaps"), gcStatic("g_heaps"), 0, globalGcHeap)
                 : new GcStatics(vtable, variables.get("code"), vtableSlots(), 0, 0, workstationGenerationTable, globalGcHeap);
@@ -231,7 +233,7 @@ public final class RuntimeGlobals {
      * Fills the globals once the heaps and threads exist: GcDacVars (discovery.md section 5: server or workstation
      * fields, the offset arrays), the MethodTable globals, g_pGCHeap, the GC range and the global allocation context.
      */
-    void writeProcessGlobals(TypeSystem types, List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
+    public void writeProcessGlobals(TypeSystem types, List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
         var memory = process.memory();
         memory.writePointer(variable("g_pFreeObjectMethodTable"), types.freeMethodTable());
         memory.writePointer(variable("g_pObjectClass"), types.objectMethodTable());
