@@ -2,7 +2,6 @@ package io.clrheap.emulator.gc;
 
 import io.clrheap.layout.RuntimeLayout;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import io.clrheap.emulator.types.TypeSystem;
@@ -18,8 +17,9 @@ import io.clrheap.emulator.Feature;
  * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), a new
  * one whenever the current region of a generation is full; objects laid out in them (survivors in gen2/gen1 with the
  * dead ones as free objects, each LOH object after its 32-byte padding, POH objects, frozen string literals in a
- * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections that
- * sweep and promote regions. The structures describing them are written by {@link GcStructureWriter}.
+ * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections, which
+ * sweep and promote regions, are run by {@link Collector}. The structures describing them are written by
+ * {@link GcStructureWriter}.
  */
 public final class HeapBuilder {
 
@@ -114,7 +114,7 @@ public final class HeapBuilder {
         }
     }
 
-    private static final int LOH = 3;
+    static final int LOH = 3;
     private static final int POH = 4;
     /** References written into reference fields point at one of these (frozen string literals never move nor die). */
     private static final int REFERENCE_POOL = 4096;
@@ -175,7 +175,7 @@ public final class HeapBuilder {
     }
 
     /** A new region of {@code generation} with room for at least {@code need} bytes of objects. */
-    private RegionState newRegion(Heap heap, int generation, long need) {
+    RegionState newRegion(Heap heap, int generation, long need) {
         long size = generation >= LOH ? largeRegion : basicRegion;
         if (need > size - firstObjectOffset) {
             // a bigger object gets a region of as many large regions as it takes (gc.cpp get_new_region for UOH)
@@ -545,111 +545,10 @@ public final class HeapBuilder {
     }
 
     /**
-     * A collection of generations 0..{@code condemned} (Step.Collect): every allocation context must have been given
-     * up. Dying objects become free objects, merged with free neighbours (an LOH object's padding stays with it while
-     * it lives); nothing follows a region's last survivor (its end moves back to it); regions left with no survivor
-     * are released, as the GC returns them to its free list (each generation keeps one); the survivors' regions are
-     * promoted in place; each heap gets a fresh gen0 region.
+     * A collection of generations 0..{@code condemned} (Step.Collect), run by {@link Collector}: every allocation
+     * context must have been given up.
      */
     public void collect(int condemned) {
-        List<GroundTruth.Run> replaced = new ArrayList<>();
-        for (Heap heap : heaps) {
-            for (int g = 0; g < 5; g++) {
-                boolean swept = g <= condemned || (condemned == 2 && g >= LOH);
-                if (swept) {
-                    List<RegionState> list = heap.generations.get(g);
-                    for (RegionState r : list) {
-                        if (!r.frozen && !r.clean()) {
-                            sweep(r, replaced);
-                        }
-                    }
-                    releaseEmpty(list);
-                }
-            }
-            for (int g = Math.min(condemned, 1); g >= 0; g--) {
-                List<RegionState> promoted = heap.generations.get(g);
-                for (RegionState r : promoted) {
-                    r.generation = g + 1;
-                    for (GroundTruth.Run run : r.runs) {
-                        run.generation = g + 1;
-                    }
-                }
-                heap.generations.get(g + 1).addAll(promoted);
-                releaseEmpty(heap.generations.get(g + 1));
-                promoted.clear();
-            }
-            newRegion(heap, 0, 0);
-        }
-        truth.removeRuns(replaced);
-    }
-
-    /** Releases a generation's empty regions (mem == end), keeping its frozen segments and at least one region. */
-    private static void releaseEmpty(List<RegionState> list) {
-        List<RegionState> kept = new ArrayList<>();
-        for (RegionState r : list) {
-            if (r.frozen || r.cursor != r.mem) {
-                kept.add(r);
-            }
-        }
-        if (kept.stream().noneMatch(r -> !r.frozen)) {
-            list.stream().filter(r -> !r.frozen).findFirst().ifPresent(kept::add);
-        }
-        if (kept.size() != list.size()) {
-            list.clear();
-            list.addAll(kept);
-        }
-    }
-
-    /**
-     * Rewrites a region's objects as one run: survivors kept in place, dead objects and free gaps between survivors
-     * turned into free objects; the region ends after its last survivor (walker-semantics.md 1.4: no free object
-     * after a region's last object). The runs it replaces are added to {@code replaced}.
-     */
-    private void sweep(RegionState region, List<GroundTruth.Run> replaced) {
-        List<GroundTruth.Run> old = new ArrayList<>(region.runs);
-        old.sort(Comparator.comparingLong(r -> r.start));
-        GroundTruth.Run run = truth.startRun(region.mem, region.heap, region.generation);
-        long freeStart = -1;   // start of the free span being gathered, -1 when none
-        long padding = -1;     // a padding object waiting to see whether the LOH object after it lives
-        long cursor = region.mem;
-        for (GroundTruth.Run r : old) {
-            if (r.start != cursor) {
-                throw new IllegalStateException(String.format("region 0x%x: a gap at 0x%x before a collection (a live allocation context?)",
-                        region.mem, cursor));
-            }
-            GroundTruth.RunCursor c = truth.cursor(r);
-            while (c.next()) {
-                GroundTruth.Kind kind = truth.type(c.type).kind();
-                if (kind == GroundTruth.Kind.OBJECT && !c.dies) {
-                    long freeEnd = padding != -1 ? padding : c.address;
-                    if (freeStart != -1 && freeStart < freeEnd) {
-                        writeFree(run, freeEnd - freeStart, GroundTruth.Kind.FREE);
-                    }
-                    if (padding != -1) {
-                        writeFree(run, c.address - padding, GroundTruth.Kind.PADDING);
-                    }
-                    truth.append(run, c.type, c.components, false);
-                    freeStart = -1;
-                    padding = -1;
-                } else if (kind == GroundTruth.Kind.PADDING && padding == -1) {
-                    padding = c.address;
-                } else {
-                    if (freeStart == -1) {
-                        freeStart = padding != -1 ? padding : c.address;
-                    }
-                    padding = -1;
-                }
-                cursor = c.address + step(c.size);
-            }
-        }
-        if (run.end != (freeStart != -1 ? freeStart : padding != -1 ? padding : cursor)) {
-            throw new IllegalStateException(String.format("region 0x%x: swept to 0x%x, out of step with its objects", region.mem, run.end));
-        }
-        replaced.addAll(old);
-        region.runs.clear();
-        region.runs.add(run);
-        region.current = run;
-        region.cursor = run.end; // the dead tail is end-of-region space now, tracked by allocated alone
-        region.swept = true;
+        new Collector(this, truth).collect(condemned);
     }
 }
