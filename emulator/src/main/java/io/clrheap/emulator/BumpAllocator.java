@@ -1,7 +1,7 @@
 package io.clrheap.emulator;
 
 /** Hands out aligned, labelled blocks of one reservation, in order (deterministic addresses). */
-final class BumpAllocator {
+public final class BumpAllocator {
 
     private final String name;
     private final long end;
@@ -13,7 +13,7 @@ final class BumpAllocator {
         this.end = start + size;
     }
 
-    long allocate(long size, long alignment) {
+    public long allocate(long size, long alignment) {
         long at = (next + alignment - 1) & -alignment;
         if (Long.compareUnsigned(at + size, end) > 0) {
             throw new IllegalStateException(String.format("%s is full: %d bytes more do not fit below 0x%x", name, size, end));

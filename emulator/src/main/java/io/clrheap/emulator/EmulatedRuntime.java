@@ -8,6 +8,7 @@ import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.process.NativeCalls;
 import java.util.List;
 import java.util.Map;
+import io.clrheap.emulator.gc.GcStatics;
 
 /**
  * An emulated process: its memory, the runtime module's mappings (what /proc/PID/maps or an ELF core's NT_FILE

@@ -60,17 +60,17 @@ public final class GroundTruth {
     }
 
     /** A stretch of objects laid one after the other from {@code start}; see the class comment. */
-    static final class Run {
-        final long start;
+    public static final class Run {
+        public final long start;
         final int heap;
-        int generation;
+        public int generation;
         /** Where the next object of this run goes. */
-        long end;
+        public long end;
         int count;
         /** Objects of kind OBJECT that do not die. */
         int live;
         /** Objects that die at the next collection. */
-        int dying;
+        public int dying;
         byte[] data = new byte[32];
         int length;
 
@@ -94,15 +94,15 @@ public final class GroundTruth {
     }
 
     /** Reads a run's objects one by one. */
-    final class RunCursor {
+    public final class RunCursor {
         private final Run run;
         private int position;
         private int index;
-        long address;
-        int type;
-        long components;
-        boolean dies;
-        long size;
+        public long address;
+        public int type;
+        public long components;
+        public boolean dies;
+        public long size;
         private long nextAddress;
 
         RunCursor(Run run) {
@@ -110,7 +110,7 @@ public final class GroundTruth {
             this.nextAddress = run.start;
         }
 
-        boolean next() {
+        public boolean next() {
             if (index == run.count) {
                 return false;
             }
@@ -171,11 +171,11 @@ public final class GroundTruth {
     }
 
     /** How far the next object is: the size aligned up, at least the minimum object size. */
-    long step(long size) {
+    public long step(long size) {
         return Math.max((size + alignment - 1) & -alignment, minimumSize);
     }
 
-    int typeIndex(long methodTable, long baseSize, long componentSize, Kind kind) {
+    public int typeIndex(long methodTable, long baseSize, long componentSize, Kind kind) {
         TypeInfo t = new TypeInfo(methodTable, baseSize, componentSize, kind);
         Integer index = typeIndexes.get(t);
         if (index == null) {
@@ -194,11 +194,11 @@ public final class GroundTruth {
         return index;
     }
 
-    TypeInfo type(int index) {
+    public TypeInfo type(int index) {
         return types.get(index);
     }
 
-    Run startRun(long start, int heap, int generation) {
+    public Run startRun(long start, int heap, int generation) {
         Run r = new Run(start, heap, generation);
         runs.add(r);
         sorted = null;
@@ -206,7 +206,7 @@ public final class GroundTruth {
     }
 
     /** Records an object of type {@code type} at {@code run.end} and moves the run past it; returns its address. */
-    long append(Run run, int type, long components, boolean dies) {
+    public long append(Run run, int type, long components, boolean dies) {
         long componentSize = componentSizes[type];
         run.putVarLong(((long) type << 1) | (dies ? 1 : 0));
         if (componentSize != 0) {
@@ -232,7 +232,7 @@ public final class GroundTruth {
     }
 
     /** Drops runs (a collection rewrites their regions as new runs). */
-    void removeRuns(java.util.Collection<Run> gone) {
+    public void removeRuns(java.util.Collection<Run> gone) {
         java.util.Set<Run> set = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         set.addAll(gone);
         runs.removeIf(r -> {
@@ -246,15 +246,15 @@ public final class GroundTruth {
         sorted = null;
     }
 
-    RunCursor cursor(Run run) {
+    public RunCursor cursor(Run run) {
         return new RunCursor(run);
     }
 
-    void addRegion(RegionInfo region) {
+    public void addRegion(RegionInfo region) {
         regions.add(region);
     }
 
-    void addContext(ContextInfo context) {
+    public void addContext(ContextInfo context) {
         contexts.add(context);
     }
 
@@ -262,7 +262,7 @@ public final class GroundTruth {
         handles.add(handle);
     }
 
-    void addThread(ThreadInfo thread) {
+    public void addThread(ThreadInfo thread) {
         threads.add(thread);
     }
 
@@ -319,7 +319,7 @@ public final class GroundTruth {
      * objects of runs taken evenly in address order, as many from each as it takes. Only those runs' first objects
      * are decoded, so sampling a heap of millions of objects costs next to nothing.
      */
-    long[] sampleObjects(int max, java.util.Random random) {
+    public long[] sampleObjects(int max, java.util.Random random) {
         Run[] withLive = Arrays.stream(sortedRuns()).filter(r -> r.live > 0).toArray(Run[]::new);
         int n = (int) Math.min(max, liveObjects);
         if (n == 0 || withLive.length == 0) {

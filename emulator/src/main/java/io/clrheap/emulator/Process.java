@@ -10,20 +10,20 @@ import java.util.Map;
  * What the parts of a build share: the scenario, the profile, the memory and its views, the allocators of the
  * process's native memory, the module being laid out, the ground truth and the type names.
  */
-record Process(Scenario scenario, RuntimeLayout layout, AddressSpace memory, ViewFactory views, GroundTruth truth,
+public record Process(Scenario scenario, RuntimeLayout layout, AddressSpace memory, ViewFactory views, GroundTruth truth,
                Map<Long, String> names, BumpAllocator nativeHeap, BumpAllocator loaderHeap, BumpAllocator bookkeeping,
                BumpAllocator threadLocals, BumpAllocator handleSegments, ModuleImageBuilder module) {
 
-    boolean server() {
+    public boolean server() {
         return layout.gc() == io.clrheap.layout.GcFlavor.SERVER;
     }
 
-    long offset(String type, String field) {
+    public long offset(String type, String field) {
         return layout.offset(type, field);
     }
 
     /** A zeroed block of the malloc heap for a structure of the profile (its size, or the end of its known fields). */
-    long allocateNative(String type, long minimum) {
+    public long allocateNative(String type, long minimum) {
         return nativeHeap.allocate(Math.max(layout.type(type).extent(), minimum), 16);
     }
 }

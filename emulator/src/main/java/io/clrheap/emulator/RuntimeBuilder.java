@@ -10,6 +10,15 @@ import io.clrheap.layout.view.ViewFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.clrheap.emulator.types.TypeSystem;
+import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.types.AssemblyFile;
+import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.gc.GcStructureWriter;
+import io.clrheap.emulator.gc.GcStatics;
+import io.clrheap.emulator.gc.HandleTableBuilder;
+import io.clrheap.emulator.threads.ThreadBuilder;
+import io.clrheap.emulator.globals.RuntimeGlobals;
 
 /**
  * Builds an {@link EmulatedRuntime} from a {@link Scenario}: the runtime module with its {@code g_dacTable} and GC

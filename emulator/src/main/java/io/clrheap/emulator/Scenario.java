@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import io.clrheap.emulator.types.TypeDef;
 
 /**
  * What to build: the runtime, the GC flavour and heap count, the threads, the types, how many objects of a mixed

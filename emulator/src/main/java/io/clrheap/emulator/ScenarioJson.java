@@ -13,6 +13,7 @@ import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Set;
+import io.clrheap.emulator.types.TypeDef;
 
 /**
  * Scenarios as JSON (docs/scenarios.md): the same fields as {@link Scenario}, with the population counts grouped

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import io.clrheap.emulator.types.TypeDef;
 
 /**
  * The built-in scenarios, by name: the default and one per edge case of walker-semantics.md section 7 that the

@@ -102,12 +102,12 @@ public sealed interface Step permits Step.Allocate, Step.Collect {
         }
 
         /** Draws component counts one after the other. */
-        interface Sampler {
+        public interface Sampler {
             long next();
         }
 
         /** A sampler over {@code random}, with what each draw needs worked out once. */
-        Sampler sampler(java.util.Random random) {
+        public Sampler sampler(java.util.Random random) {
             return switch (distribution) {
                 case FIXED -> () -> min;
                 case UNIFORM -> max == min ? () -> min : () -> min + random.nextLong(max - min + 1);

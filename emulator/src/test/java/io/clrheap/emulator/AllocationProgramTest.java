@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import io.clrheap.emulator.types.TypeDef;
 
 /** A scenario's allocation program: typed allocations where the step says, collections that sweep and promote. */
 class AllocationProgramTest {

@@ -1,7 +1,7 @@
 package io.clrheap.emulator.calls;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.GcStatics;
+import io.clrheap.emulator.gc.GcStatics;
 import io.clrheap.emulator.ProcessLayout;
 import io.clrheap.memory.WritableMemory;
 import io.clrheap.process.NativeCallException;

@@ -1,6 +1,6 @@
 package io.clrheap.emulator.calls;
 
-import io.clrheap.emulator.GcStatics;
+import io.clrheap.emulator.gc.GcStatics;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.view.GcHeap;
 import io.clrheap.layout.view.Generation;

@@ -4,7 +4,7 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenario;
 import io.clrheap.emulator.Step;
-import io.clrheap.emulator.TypeDef;
+import io.clrheap.emulator.types.TypeDef;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;

@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.globals;
 
 import io.clrheap.emulator.module.FileVersion;
 import io.clrheap.emulator.module.ModuleImage;
@@ -13,6 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.clrheap.emulator.types.TypeSystem;
+import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.gc.GcStatics;
+import io.clrheap.emulator.Process;
+import io.clrheap.emulator.ProcessLayout;
 
 /**
  * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a
@@ -20,7 +25,7 @@ import java.util.Map;
  * entry); {@code GcDacVars} and the variables it points to; {@code DotNetRuntimeInfo} where the build exports it.
  * The module is laid out first and mapped into memory, so that the rest of the build writes into its variables.
  */
-final class RuntimeGlobals {
+public final class RuntimeGlobals {
 
     /** DotNetRuntimeInfo.RuntimeVersion of the emulated builds (the real dumps; discovery.md section 3). */
     private static final Map<String, int[]> RUNTIME_VERSIONS = Map.of(
@@ -61,7 +66,7 @@ final class RuntimeGlobals {
     /** PEAssembly's virtual functions: AddRef and Release (peassembly.h, STDMETHOD_). */
     private static final int PE_ASSEMBLY_VIRTUALS = 2;
 
-    RuntimeGlobals(Process process) {
+    public RuntimeGlobals(Process process) {
         this.process = process;
         this.layout = process.layout();
         this.build = layout.primaryBuild();
@@ -176,7 +181,7 @@ final class RuntimeGlobals {
      * The file version of build {@code version} ({@code 8.0.30}): the known one, else major.minor with patch × 100 as
      * the build number (the scheme of the known ones: 8.0.30 is 8.0.3026).
      */
-    static FileVersion fileVersion(String version) {
+    public static FileVersion fileVersion(String version) {
         FileVersion known = FILE_VERSIONS.get(version);
         if (known != null) {
             return known;
@@ -188,11 +193,11 @@ final class RuntimeGlobals {
         return new FileVersion(major, minor, Math.min(0xffff, patch * 100), 0);
     }
 
-    ModuleImage image() {
+    public ModuleImage image() {
         return image;
     }
 
-    long variable(String dacName) {
+    public long variable(String dacName) {
         Long v = variables.get(dacName);
         if (v == null) {
             throw new IllegalStateException("no variable " + dacName + " in the " + build.version() + " module");
@@ -200,11 +205,11 @@ final class RuntimeGlobals {
         return v;
     }
 
-    long gcStatic(String name) {
+    public long gcStatic(String name) {
         return variable("gc:" + name);
     }
 
-    long vtable() {
+    public long vtable() {
         return vtable;
     }
 
@@ -214,7 +219,7 @@ final class RuntimeGlobals {
     }
 
     /** What the emulated GC's own functions read: its code, vtable and statics. */
-    GcStatics gcStatics(long workstationGenerationTable) {
+    public GcStatics gcStatics(long workstationGenerationTable) {
         return process.server()
                 ? new GcStatics(vtable, variables.get("code"), vtableSlots(), gcStatic("n_heaps"), gcStatic("g_heaps"), 0, globalGcHeap)
                 : new GcStatics(vtable, variables.get("code"), vtableSlots(), 0, 0, workstationGenerationTable, globalGcHeap);
@@ -228,7 +233,7 @@ final class RuntimeGlobals {
      * Fills the globals once the heaps and threads exist: GcDacVars (discovery.md section 5: server or workstation
      * fields, the offset arrays), the MethodTable globals, g_pGCHeap, the GC range and the global allocation context.
      */
-    void writeProcessGlobals(TypeSystem types, List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
+    public void writeProcessGlobals(TypeSystem types, List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
         var memory = process.memory();
         memory.writePointer(variable("g_pFreeObjectMethodTable"), types.freeMethodTable());
         memory.writePointer(variable("g_pObjectClass"), types.objectMethodTable());

@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.globals;
 
 import io.clrheap.layout.GlobalValue;
 import io.clrheap.layout.RuntimeLayout;

@@ -1,8 +1,8 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.gc;
 
 /**
  * Where the emulated GC keeps what its own code reads: the code its {@code IGCHeap} vtable slots point to, and its
- * statics in the runtime module. Native calls into the emulated process ({@link EmulatedRuntime#nativeCalls()})
+ * statics in the runtime module. Native calls into the emulated process ({@link io.clrheap.emulator.EmulatedRuntime#nativeCalls()})
  * run the GC's functions with these; walkers never see them.
  *
  * @param vtable          the {@code IGCHeap} vtable every {@code GCHeap} object points to

@@ -1,19 +1,27 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.gc;
 
 import io.clrheap.layout.RuntimeLayout;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import io.clrheap.emulator.types.TypeSystem;
+import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.Process;
+import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.ProcessLayout;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.Step;
+import io.clrheap.emulator.Feature;
 
 /**
  * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), a new
  * one whenever the current region of a generation is full; objects laid out in them (survivors in gen2/gen1 with the
  * dead ones as free objects, each LOH object after its 32-byte padding, POH objects, frozen string literals in a
- * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections that
- * sweep and promote regions. The structures describing them are written by {@link GcStructureWriter}.
+ * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections, which
+ * sweep and promote regions, are run by {@link Collector}. The structures describing them are written by
+ * {@link GcStructureWriter}.
  */
-final class HeapBuilder {
+public final class HeapBuilder {
 
     /** A region being filled. */
     static final class RegionState {
@@ -53,10 +61,10 @@ final class HeapBuilder {
     }
 
     /** An allocation context handed to a thread: [pointer, limit), limit + 24 reserved; its objects go to {@code run}. */
-    static final class Context {
-        long pointer;
-        final long limit;
-        final GroundTruth.Run run;
+    public static final class Context {
+        public long pointer;
+        public final long limit;
+        public final GroundTruth.Run run;
 
         Context(long pointer, long limit, GroundTruth.Run run) {
             this.pointer = pointer;
@@ -66,11 +74,11 @@ final class HeapBuilder {
     }
 
     /** One heap: its regions per generation, and what discovery reads of it. */
-    static final class Heap {
-        final int index;
+    public static final class Heap {
+        public final int index;
         final List<List<RegionState>> generations = new ArrayList<>();
         long gcHeap;
-        long gcHeapObject;
+        public long gcHeapObject;
         long generationTable;
         long allocAllocated;
         long ephemeralSegment;
@@ -89,24 +97,24 @@ final class HeapBuilder {
             return gen0.get(gen0.size() - 1);
         }
 
-        long generationTable() {
+        public long generationTable() {
             return generationTable;
         }
 
-        long allocAllocated() {
+        public long allocAllocated() {
             return allocAllocated;
         }
 
-        long ephemeralSegment() {
+        public long ephemeralSegment() {
             return ephemeralSegment;
         }
 
-        long finalizeQueue() {
+        public long finalizeQueue() {
             return finalizeQueue;
         }
     }
 
-    private static final int LOH = 3;
+    static final int LOH = 3;
     private static final int POH = 4;
     /** References written into reference fields point at one of these (frozen string literals never move nor die). */
     private static final int REFERENCE_POOL = 4096;
@@ -139,7 +147,7 @@ final class HeapBuilder {
     /** 'a'..'z' over and over as UTF-16LE: the characters of every string, copied in one write. */
     private static final byte[] CHARACTERS = characters(4096);
 
-    HeapBuilder(Process process, TypeSystem types, Random random) {
+    public HeapBuilder(Process process, TypeSystem types, Random random) {
         this.process = process;
         this.types = types;
         this.random = random;
@@ -162,12 +170,12 @@ final class HeapBuilder {
         this.mix = TypeDef.SMALL_MIX.stream().map(types::placed).toArray(TypeSystem.Placed[]::new);
     }
 
-    List<Heap> heaps() {
+    public List<Heap> heaps() {
         return heaps;
     }
 
     /** A new region of {@code generation} with room for at least {@code need} bytes of objects. */
-    private RegionState newRegion(Heap heap, int generation, long need) {
+    RegionState newRegion(Heap heap, int generation, long need) {
         long size = generation >= LOH ? largeRegion : basicRegion;
         if (need > size - firstObjectOffset) {
             // a bigger object gets a region of as many large regions as it takes (gc.cpp get_new_region for UOH)
@@ -208,7 +216,7 @@ final class HeapBuilder {
     }
 
     /** Each heap's first regions: gen2 (after the frozen segment on heap 0), gen1, gen0, LOH, POH. */
-    void createRegions() {
+    public void createRegions() {
         List<Heap> carveOrder = new ArrayList<>(heaps);
         if (process.scenario().has(Feature.INTERLEAVED_HEAPS)) {
             java.util.Collections.reverse(carveOrder); // the last heap's regions at the lowest addresses
@@ -224,7 +232,7 @@ final class HeapBuilder {
     }
 
     /** The scenario's frozen strings, gen2, gen1, LOH and POH populations: what earlier GCs left. */
-    void placeOlderGenerations() {
+    public void placeOlderGenerations() {
         Scenario s = process.scenario();
         placeFrozen(TypeDef.STRING, s.frozenStrings(), Step.Lengths.uniform(1, 40), random);
         List<Heap> order = new ArrayList<>(heaps);
@@ -258,11 +266,11 @@ final class HeapBuilder {
     }
 
     /** A random object of the mixed population: a type and its component count. */
-    TypeSystem.Placed mixedType(Random r) {
+    public TypeSystem.Placed mixedType(Random r) {
         return mix[r.nextInt(mix.length)];
     }
 
-    long mixedCount(TypeSystem.Placed spec, Random r) {
+    public long mixedCount(TypeSystem.Placed spec, Random r) {
         return spec.def().hasComponents() ? r.nextInt(spec.def().shape() == TypeDef.Shape.STRING ? 48 : 64) : 0;
     }
 
@@ -373,7 +381,7 @@ final class HeapBuilder {
      * Frozen string literals, appended to the frozen segment; when it is full, a new segment reserving twice as much
      * (the frozen object heap's growth, clr-layouts.md). Objects over 64 KiB are never frozen.
      */
-    void placeFrozen(TypeDef type, long count, Step.Lengths lengths, Random r) {
+    public void placeFrozen(TypeDef type, long count, Step.Lengths lengths, Random r) {
         if (type.shape() != TypeDef.Shape.STRING) {
             throw new IllegalArgumentException("the frozen segment holds string literals, not " + type.name());
         }
@@ -398,7 +406,7 @@ final class HeapBuilder {
         }
     }
 
-    long step(long size) {
+    public long step(long size) {
         return truth.step(size);
     }
 
@@ -407,11 +415,11 @@ final class HeapBuilder {
      * ones after their padding; small-object generations send objects of 85,000 bytes or more to the LOH, as the
      * allocator does. Returns its address.
      */
-    long place(Heap heap, int generation, TypeDef spec, long count, boolean dies) {
+    public long place(Heap heap, int generation, TypeDef spec, long count, boolean dies) {
         return place(heap, generation, types.placed(spec), count, dies);
     }
 
-    long place(Heap heap, int generation, TypeSystem.Placed spec, long count, boolean dies) {
+    public long place(Heap heap, int generation, TypeSystem.Placed spec, long count, boolean dies) {
         long size = spec.def().size(count);
         int where = generation <= 2 && size >= lohThreshold ? LOH : generation;
         long need = step(size) + (where == LOH ? padSize : 0);
@@ -425,12 +433,12 @@ final class HeapBuilder {
         return at;
     }
 
-    long writeObject(GroundTruth.Run run, TypeDef spec, long count, boolean dies) {
+    public long writeObject(GroundTruth.Run run, TypeDef spec, long count, boolean dies) {
         return writeObject(run, types.placed(spec), count, dies);
     }
 
     /** Writes an object at the end of {@code run} (its header slot before it stays zero), records it, and returns its address. */
-    long writeObject(GroundTruth.Run run, TypeSystem.Placed placed, long count, boolean dies) {
+    public long writeObject(GroundTruth.Run run, TypeSystem.Placed placed, long count, boolean dies) {
         var memory = process.memory();
         TypeDef spec = placed.def();
         long at = run.end;
@@ -477,7 +485,7 @@ final class HeapBuilder {
      * size - 24 (gc.cpp make_unused_array). A gap of 4 GiB or more becomes several free objects, each with a length
      * that fits 32 bits, as make_unused_array splits it on 64-bit hosts (walker-semantics.md 1.4).
      */
-    void writeFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
+    public void writeFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
         long rest = size;
         while (rest > MAX_FREE_OBJECT) {
             long piece = rest - MAX_FREE_OBJECT < freeBaseSize ? MAX_FREE_OBJECT - freeBaseSize : MAX_FREE_OBJECT;
@@ -501,7 +509,7 @@ final class HeapBuilder {
      * A new allocation context of at least {@code need} bytes from the heap's gen0 region: [ptr, limit), limit + 24
      * reserved (the slow path); when the region has no room left, a new gen0 region becomes the ephemeral one.
      */
-    Context newContext(Heap heap, long need) {
+    public Context newContext(Heap heap, long need) {
         RegionState gen0 = heap.gen0();
         long reserve = layout.constant("alloc_context.tail_reserve");
         long bytes = Math.max(ProcessLayout.ALLOCATION_QUANTUM, need + reserve);
@@ -517,12 +525,12 @@ final class HeapBuilder {
     }
 
     /** The heap's next gen0 region becomes the ephemeral one, as when the slow path finds the current one full. */
-    void startGen0Region(Heap heap) {
+    public void startGen0Region(Heap heap) {
         newRegion(heap, 0, 0);
     }
 
     /** A context that takes the rest of the heap's gen0 region: its limit + 24 is the region's reserved end (§16). */
-    Context newContextToRegionEnd(Heap heap) {
+    public Context newContextToRegionEnd(Heap heap) {
         long reserve = layout.constant("alloc_context.tail_reserve");
         RegionState gen0 = heap.gen0();
         if (gen0.room() < ProcessLayout.ALLOCATION_QUANTUM) {
@@ -537,111 +545,10 @@ final class HeapBuilder {
     }
 
     /**
-     * A collection of generations 0..{@code condemned} (Step.Collect): every allocation context must have been given
-     * up. Dying objects become free objects, merged with free neighbours (an LOH object's padding stays with it while
-     * it lives); nothing follows a region's last survivor (its end moves back to it); regions left with no survivor
-     * are released, as the GC returns them to its free list (each generation keeps one); the survivors' regions are
-     * promoted in place; each heap gets a fresh gen0 region.
+     * A collection of generations 0..{@code condemned} (Step.Collect), run by {@link Collector}: every allocation
+     * context must have been given up.
      */
-    void collect(int condemned) {
-        List<GroundTruth.Run> replaced = new ArrayList<>();
-        for (Heap heap : heaps) {
-            for (int g = 0; g < 5; g++) {
-                boolean swept = g <= condemned || (condemned == 2 && g >= LOH);
-                if (swept) {
-                    List<RegionState> list = heap.generations.get(g);
-                    for (RegionState r : list) {
-                        if (!r.frozen && !r.clean()) {
-                            sweep(r, replaced);
-                        }
-                    }
-                    releaseEmpty(list);
-                }
-            }
-            for (int g = Math.min(condemned, 1); g >= 0; g--) {
-                List<RegionState> promoted = heap.generations.get(g);
-                for (RegionState r : promoted) {
-                    r.generation = g + 1;
-                    for (GroundTruth.Run run : r.runs) {
-                        run.generation = g + 1;
-                    }
-                }
-                heap.generations.get(g + 1).addAll(promoted);
-                releaseEmpty(heap.generations.get(g + 1));
-                promoted.clear();
-            }
-            newRegion(heap, 0, 0);
-        }
-        truth.removeRuns(replaced);
-    }
-
-    /** Releases a generation's empty regions (mem == end), keeping its frozen segments and at least one region. */
-    private static void releaseEmpty(List<RegionState> list) {
-        List<RegionState> kept = new ArrayList<>();
-        for (RegionState r : list) {
-            if (r.frozen || r.cursor != r.mem) {
-                kept.add(r);
-            }
-        }
-        if (kept.stream().noneMatch(r -> !r.frozen)) {
-            list.stream().filter(r -> !r.frozen).findFirst().ifPresent(kept::add);
-        }
-        if (kept.size() != list.size()) {
-            list.clear();
-            list.addAll(kept);
-        }
-    }
-
-    /**
-     * Rewrites a region's objects as one run: survivors kept in place, dead objects and free gaps between survivors
-     * turned into free objects; the region ends after its last survivor (walker-semantics.md 1.4: no free object
-     * after a region's last object). The runs it replaces are added to {@code replaced}.
-     */
-    private void sweep(RegionState region, List<GroundTruth.Run> replaced) {
-        List<GroundTruth.Run> old = new ArrayList<>(region.runs);
-        old.sort(Comparator.comparingLong(r -> r.start));
-        GroundTruth.Run run = truth.startRun(region.mem, region.heap, region.generation);
-        long freeStart = -1;   // start of the free span being gathered, -1 when none
-        long padding = -1;     // a padding object waiting to see whether the LOH object after it lives
-        long cursor = region.mem;
-        for (GroundTruth.Run r : old) {
-            if (r.start != cursor) {
-                throw new IllegalStateException(String.format("region 0x%x: a gap at 0x%x before a collection (a live allocation context?)",
-                        region.mem, cursor));
-            }
-            GroundTruth.RunCursor c = truth.cursor(r);
-            while (c.next()) {
-                GroundTruth.Kind kind = truth.type(c.type).kind();
-                if (kind == GroundTruth.Kind.OBJECT && !c.dies) {
-                    long freeEnd = padding != -1 ? padding : c.address;
-                    if (freeStart != -1 && freeStart < freeEnd) {
-                        writeFree(run, freeEnd - freeStart, GroundTruth.Kind.FREE);
-                    }
-                    if (padding != -1) {
-                        writeFree(run, c.address - padding, GroundTruth.Kind.PADDING);
-                    }
-                    truth.append(run, c.type, c.components, false);
-                    freeStart = -1;
-                    padding = -1;
-                } else if (kind == GroundTruth.Kind.PADDING && padding == -1) {
-                    padding = c.address;
-                } else {
-                    if (freeStart == -1) {
-                        freeStart = padding != -1 ? padding : c.address;
-                    }
-                    padding = -1;
-                }
-                cursor = c.address + step(c.size);
-            }
-        }
-        if (run.end != (freeStart != -1 ? freeStart : padding != -1 ? padding : cursor)) {
-            throw new IllegalStateException(String.format("region 0x%x: swept to 0x%x, out of step with its objects", region.mem, run.end));
-        }
-        replaced.addAll(old);
-        region.runs.clear();
-        region.runs.add(run);
-        region.current = run;
-        region.cursor = run.end; // the dead tail is end-of-region space now, tracked by allocated alone
-        region.swept = true;
+    public void collect(int condemned) {
+        new Collector(this, truth).collect(condemned);
     }
 }

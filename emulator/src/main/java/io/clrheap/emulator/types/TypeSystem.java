@@ -1,10 +1,12 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.types;
 
 import io.clrheap.layout.view.EeClass;
 import io.clrheap.layout.view.MethodTable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.clrheap.emulator.Process;
+import io.clrheap.emulator.GroundTruth;
 
 /**
  * The MethodTables of the emulated process: one per type, in the loader heap, each with its EEClass pointing back
@@ -12,7 +14,7 @@ import java.util.Map;
  * pointer-series descriptor just before it; the free-object MethodTable, a zeroed sizeof(MethodTable) block of the
  * malloc heap with only MTFlags and BaseSize set (CEEMAIN; the real dumps).
  */
-final class TypeSystem {
+public final class TypeSystem {
 
     private final Process process;
     private final Map<String, TypeDef> byName = new LinkedHashMap<>();
@@ -20,7 +22,7 @@ final class TypeSystem {
     private final Map<TypeDef, Placed> placed = new java.util.HashMap<>();
 
     /** A type ready to place: its MethodTable and its entry in the ground truth, looked up once, not per object. */
-    record Placed(TypeDef def, long methodTable, int truthType) {
+    public record Placed(TypeDef def, long methodTable, int truthType) {
     }
     private final long freeMethodTable;
     private final long objectMethodTable;
@@ -33,7 +35,7 @@ final class TypeSystem {
      * @param moduleVtable the address every Module starts with: the value of g_dacTable's Module VPTR entry (the DAC
      *                     reads a Module only when its first word is that vtable)
      */
-    TypeSystem(Process process, List<TypeDef> scenarioTypes, long moduleVtable) {
+    public TypeSystem(Process process, List<TypeDef> scenarioTypes, long moduleVtable) {
         this.process = process;
         this.mtSize = process.layout().type("MethodTable").size().orElseThrow();
         // one Module for every type; the file it was loaded from is laid out last (AssemblyFile)
@@ -78,7 +80,7 @@ final class TypeSystem {
             Map.entry("System.IntPtr", new int[] {0x18, 8}), Map.entry("System.UIntPtr", new int[] {0x19, 8}));
 
     /** An array type's element type: named by the array's name without its brackets ({@code System.Int32[,]} -> {@code System.Int32}). */
-    static String elementName(TypeDef array) {
+    public static String elementName(TypeDef array) {
         String name = array.name();
         int bracket = name.endsWith("]") ? name.lastIndexOf('[') : -1;
         return bracket > 0 ? name.substring(0, bracket) : name + " (element)";
@@ -113,35 +115,35 @@ final class TypeSystem {
         return (int) layout.constant("element_type.valuetype");
     }
 
-    long freeMethodTable() {
+    public long freeMethodTable() {
         return freeMethodTable;
     }
 
-    long objectMethodTable() {
+    public long objectMethodTable() {
         return objectMethodTable;
     }
 
-    long stringMethodTable() {
+    public long stringMethodTable() {
         return methodTable(TypeDef.STRING);
     }
 
     /** System.Array, the parent of every array type (g_pArrayClass). */
-    long arrayMethodTable() {
+    public long arrayMethodTable() {
         return arrayMethodTable;
     }
 
     /** System.Object[] (g_pPredefinedArrayTypes[ELEMENT_TYPE_OBJECT]). */
-    long objectArrayMethodTable() {
+    public long objectArrayMethodTable() {
         return methodTable(TypeDef.OBJECT_ARRAY);
     }
 
     /** The Module every MethodTable points to. */
-    long module() {
+    public long module() {
         return module;
     }
 
     /** The type named in a scenario. */
-    TypeDef named(String name) {
+    public TypeDef named(String name) {
         TypeDef t = byName.get(name);
         if (t == null) {
             throw new IllegalArgumentException("unknown type '" + name + "': define it in the scenario's types, or use a built-in one "
@@ -150,7 +152,7 @@ final class TypeSystem {
         return t;
     }
 
-    Placed placed(TypeDef type) {
+    public Placed placed(TypeDef type) {
         Placed p = placed.get(type);
         if (p == null) {
             long mt = methodTable(type);

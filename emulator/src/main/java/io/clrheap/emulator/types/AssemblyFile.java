@@ -1,6 +1,7 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.types;
 
 import java.nio.charset.StandardCharsets;
+import io.clrheap.emulator.Process;
 
 /**
  * The file behind the emulated Module: its PEAssembly and PEImage, in the malloc heap as the runtime allocates them
@@ -10,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * has its name but no layout, so the DAC finds no metadata and answers a failing HRESULT instead of a name (type
  * names from metadata are not emulated).
  */
-final class AssemblyFile {
+public final class AssemblyFile {
 
     /**
      * The assembly every emulated type lives in, CoreLib, named by its file name alone: a real PEImage holds the full
@@ -31,7 +32,7 @@ final class AssemblyFile {
      * @param vtable PEAssembly's vtable in the runtime module
      * @return the PEAssembly
      */
-    static long layOut(Process process, long module, long vtable) {
+    public static long layOut(Process process, long module, long vtable) {
         var memory = process.memory();
         byte[] chars = (CORE_LIB + '\0').getBytes(StandardCharsets.UTF_16LE);
         long buffer = process.nativeHeap().allocate(chars.length, 16);

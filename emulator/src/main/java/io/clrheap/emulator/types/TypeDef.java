@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.types;
 
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +57,7 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     /** Category_ValueType (RTSMD). */
     static final int VALUE_TYPE = 0x00040000;
     /** ContainsGCPointers: a CGCDesc precedes the MethodTable (RTSMD; gcdesc.h). */
-    static final int CONTAINS_GC_POINTERS = 0x01000000;
+    public static final int CONTAINS_GC_POINTERS = 0x01000000;
     /** HasDefaultCtor, a low flag (methodtable.h WFLAGS_LOW_ENUM; System.Object, System.Array, Leaf in the real dumps). */
     static final int HAS_DEFAULT_CTOR = 0x00000200;
     /**
@@ -66,7 +66,7 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
      */
     static final int IS_REG_STRUCT_PASSED = 0x00000800;
     /** Offset of a single-dimensional array's first element on x64: MethodTable, 4-byte length, 4 bytes of padding. */
-    static final int SZ_ARRAY_DATA_OFFSET = 16;
+    public static final int SZ_ARRAY_DATA_OFFSET = 16;
     /** The smallest object, and the smallest BaseSize of a class (object.min_size). */
     private static final int MIN_OBJECT = 24;
 
@@ -165,42 +165,42 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     }
 
     /** The most components the runtime allows: strings 0x3FFFFFDF characters, arrays 0x7FFFFFC7 elements (the runtime's String.MaxLength, Array.MaxLength). */
-    long maxComponents() {
+    public long maxComponents() {
         return shape == Shape.STRING ? 0x3FFFFFDFL : hasComponents() ? 0x7FFFFFC7L : 0;
     }
 
     /** The object's size with {@code count} components, unaligned. */
-    long size(long count) {
+    public long size(long count) {
         return baseSize + count * (long) componentSize;
     }
 
     // The built-in types: what every emulated process has, with the MethodTable facts seen in the real dumps
     // (flags, BaseSize, GC descriptor: golden/real, EmulatedBesideRealTest compares them).
-    static final TypeDef OBJECT = ofClass("System.Object", 24, 0);
+    public static final TypeDef OBJECT = ofClass("System.Object", 24, 0);
     /** The parent of every array type (BaseSize 24; its flags differ by version: the profile's system_array.mt_flags). */
     static final TypeDef ARRAY_BASE = ofClass("System.Array", 24, 0);
     /** The parent of every value type (flags 0x200, BaseSize 24 in the real dumps). */
     static final TypeDef VALUE_TYPE_BASE = ofClass("System.ValueType", 24, 0);
-    static final TypeDef STRING = new TypeDef("System.String", Shape.STRING, 22, 2, 0, 1);
-    static final TypeDef BYTE_ARRAY = arrayOf("System.Byte[]", 1);
-    static final TypeDef INT_ARRAY = arrayOf("System.Int32[]", 4);
-    static final TypeDef LONG_ARRAY = arrayOf("System.Int64[]", 8);
+    public static final TypeDef STRING = new TypeDef("System.String", Shape.STRING, 22, 2, 0, 1);
+    public static final TypeDef BYTE_ARRAY = arrayOf("System.Byte[]", 1);
+    public static final TypeDef INT_ARRAY = arrayOf("System.Int32[]", 4);
+    public static final TypeDef LONG_ARRAY = arrayOf("System.Int64[]", 8);
     static final TypeDef OBJECT_ARRAY = referenceArray("System.Object[]");
     /** A boxed 8-byte struct: flags 0x00040800, BaseSize 24 in the real dumps. */
     static final TypeDef BOXED_HANDLE = boxed("System.Runtime.InteropServices.GCHandle", 24);
     /** The real dumps' test program's types: Node (two references, no default constructor), Leaf (one reference), Pair (two). */
-    static final TypeDef NODE = new TypeDef("Node", Shape.CLASS, 48, 0, 2, 1, false);
-    static final TypeDef LEAF = ofClass("Leaf", 32, 1);
+    public static final TypeDef NODE = new TypeDef("Node", Shape.CLASS, 48, 0, 2, 1, false);
+    public static final TypeDef LEAF = ofClass("Leaf", 32, 1);
     static final TypeDef PAIR = ofClass("Pair", 40, 2);
     /** int[2,3]: a rank-2 array, BaseSize 24 + 8 x rank (the real dumps: 40). */
-    static final TypeDef INT_MD_ARRAY = mdArray("System.Int32[,]", 4, 2);
+    public static final TypeDef INT_MD_ARRAY = mdArray("System.Int32[,]", 4, 2);
     /** An array of 12-byte structs. */
-    static final TypeDef STRUCT_ARRAY = arrayOf("Pt[]", 12);
+    public static final TypeDef STRUCT_ARRAY = arrayOf("Pt[]", 12);
 
     /** Every built-in type, by name in scenarios. */
     public static final List<TypeDef> BUILT_IN = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, LONG_ARRAY, OBJECT_ARRAY, BOXED_HANDLE,
             NODE, LEAF, PAIR, INT_MD_ARRAY, STRUCT_ARRAY);
 
     /** What the counted populations of a scenario (gen2/gen1/gen0 objects) pick from. */
-    static final List<TypeDef> SMALL_MIX = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, OBJECT_ARRAY, NODE, LEAF, PAIR, BOXED_HANDLE);
+    public static final List<TypeDef> SMALL_MIX = List.of(OBJECT, STRING, BYTE_ARRAY, INT_ARRAY, OBJECT_ARRAY, NODE, LEAF, PAIR, BOXED_HANDLE);
 }

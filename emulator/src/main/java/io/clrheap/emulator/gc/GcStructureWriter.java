@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.gc;
 
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.view.FinalizeQueue;
@@ -7,20 +7,23 @@ import io.clrheap.layout.view.Generation;
 import io.clrheap.layout.view.HeapSegment;
 import io.clrheap.layout.view.ServerHeap;
 import java.util.List;
+import io.clrheap.emulator.Process;
+import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.globals.RuntimeGlobals;
 
 /**
  * The structures the GC keeps about its heaps, written once the heaps are laid out, as the real build has them: a
  * {@code heap_segment} descriptor per region, the generation tables, the {@code gc_heap} (server GC) and
  * {@code GCHeap} objects, an empty finalization queue per heap, and the server heap array.
  */
-final class GcStructureWriter {
+public final class GcStructureWriter {
 
     private final Process process;
     private final RuntimeGlobals globals;
     private final RuntimeLayout layout;
     private final List<HeapBuilder.Heap> heaps;
 
-    GcStructureWriter(Process process, RuntimeGlobals globals, List<HeapBuilder.Heap> heaps) {
+    public GcStructureWriter(Process process, RuntimeGlobals globals, List<HeapBuilder.Heap> heaps) {
         this.process = process;
         this.globals = globals;
         this.layout = process.layout();
@@ -28,7 +31,7 @@ final class GcStructureWriter {
     }
 
     /** Writes descriptors, generation tables and the per-heap objects; returns the server heap array (0 under workstation GC). */
-    long write() {
+    public long write() {
         var memory = process.memory();
         boolean server = process.server();
         long stride = layout.type("generation").size().orElseThrow();

@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.gc;
 
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.view.HandleTable;
@@ -8,6 +8,7 @@ import io.clrheap.layout.view.TableSegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import io.clrheap.emulator.Process;
 
 /**
  * The handle tables (clr-layouts.md section 12): {@code g_HandleTableMap} → one bucket → one {@code HandleTable}
@@ -15,10 +16,10 @@ import java.util.Random;
  * from {@code rgTail}), a handle is the address of its slot, its free-mask bit is cleared; a dependent handle's
  * secondary sits at the same index of the block's user-data block.
  */
-final class HandleTableBuilder {
+public final class HandleTableBuilder {
 
     /** A handle as placed. */
-    record Handle(long handle, String type, int typeNumber, long target, long secondary, int table) {
+    public record Handle(long handle, String type, int typeNumber, long target, long secondary, int table) {
     }
 
     private static final String[] KINDS = {"strong", "weak_short", "weak_long", "pinned", "dependent"};
@@ -27,17 +28,17 @@ final class HandleTableBuilder {
     private final RuntimeLayout layout;
     private final List<Handle> handles = new ArrayList<>();
 
-    HandleTableBuilder(Process process) {
+    public HandleTableBuilder(Process process) {
         this.process = process;
         this.layout = process.layout();
     }
 
-    List<Handle> handles() {
+    public List<Handle> handles() {
         return handles;
     }
 
     /** Builds the map with one table per heap, each holding {@code perKind} handles of every kind to random objects. */
-    long build(int tables, int perKind, Random random) {
+    public long build(int tables, int perKind, Random random) {
         var memory = process.memory();
         int buckets = (int) layout.constant("handle.initial_table_array_size");
         long map = process.allocateNative("HandleTableMap", 0x18);

@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.threads;
 
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.view.AllocContext;
@@ -7,6 +7,16 @@ import io.clrheap.layout.view.ThreadStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import io.clrheap.emulator.types.TypeSystem;
+import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.globals.RuntimeGlobals;
+import io.clrheap.emulator.Process;
+import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.ProcessLayout;
+import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.Step;
+import io.clrheap.emulator.Feature;
 
 /**
  * The runtime's threads: native {@code Thread} objects linked in the thread store, each allocating gen0 objects
@@ -14,7 +24,7 @@ import java.util.Random;
  * object does not fit, turn the rest of the context into a free object and take a new context from its heap's
  * gen0 region (the slow path). The last context of each thread stays live: zero bytes up to its limit.
  */
-final class ThreadBuilder {
+public final class ThreadBuilder {
 
     /** The Linux thread id of the first thread; the others follow. */
     private static final long FIRST_TID = 4242;
@@ -49,7 +59,7 @@ final class ThreadBuilder {
     /** Where the next allocation goes when threads take turns. */
     private long turn;
 
-    ThreadBuilder(Process process, RuntimeGlobals globals, HeapBuilder heaps, TypeSystem types) {
+    public ThreadBuilder(Process process, RuntimeGlobals globals, HeapBuilder heaps, TypeSystem types) {
         this.process = process;
         this.globals = globals;
         this.heaps = heaps;
@@ -62,7 +72,7 @@ final class ThreadBuilder {
     }
 
     /** Each thread allocates its share of the scenario's mixed gen0 population through its allocation context. */
-    void allocateGen0(Random random) {
+    public void allocateGen0(Random random) {
         for (long i = 0; i < process.scenario().gen0Objects(); i++) {
             ThreadState t = threads.get((int) (i % threads.size()));
             TypeSystem.Placed spec = heaps.mixedType(random);
@@ -71,7 +81,7 @@ final class ThreadBuilder {
     }
 
     /** A program step's gen0 allocations: the threads of the step's heap (or all threads) take turns. */
-    void allocate(Step.Allocate step, Random random) {
+    public void allocate(Step.Allocate step, Random random) {
         TypeSystem.Placed type = types.placed(types.named(step.type()));
         Step.Lengths.Sampler lengths = step.lengths().sampler(random);
         List<ThreadState> allocating = step.heap() < 0 ? threads
@@ -120,7 +130,7 @@ final class ThreadBuilder {
     }
 
     /** Every thread gives its context up, as at the start of a GC. */
-    void retireAll() {
+    public void retireAll() {
         threads.forEach(this::retire);
     }
 
@@ -129,7 +139,7 @@ final class ThreadBuilder {
      * ({@link Feature#threadsNeeded}): one used up exactly, two chained, one left in an older region, one running to its
      * region's end, one at a region's start; then a live global context and a live heap gen0 context.
      */
-    void placeContextEdgeCases() {
+    public void placeContextEdgeCases() {
         Scenario s = process.scenario();
         int next = 0;
         if (s.has(Feature.EXHAUSTED_CONTEXT)) {
@@ -218,7 +228,7 @@ final class ThreadBuilder {
     }
 
     /** Writes the Thread objects, their allocation contexts and the thread store. */
-    void writeStructures() {
+    public void writeStructures() {
         var memory = process.memory();
         long linkOffset = layout.offset("Thread", "LinkNext");
         for (ThreadState t : threads) {
