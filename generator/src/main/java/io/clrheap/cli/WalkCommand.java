@@ -48,7 +48,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "walk",
         mixinStandardHelpOptions = true,
-        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, or of a running process, without the DAC.",
+        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, or of a running process, without the DAC",
+            "(or, with --engine dac or dac-heapwalk, through Microsoft's DAC of the dump's build, run in a child process).",
             "The dump is a Linux x64 ELF core (.xz accepted),",
             "a Windows x64 minidump, or a clrheap fixture bundle (.clrheap.tar.xz).",
             "The runtime build and GC flavour are read from the dump itself.",
@@ -68,10 +69,13 @@ import picocli.CommandLine.Option;
             "  ./clrheap walk --emulate every-edge --runtime net10 --in-process --eeheap",
             "  ./clrheap walk --pid 4242 --stat",
             "  sudo ./clrheap walk --pid 4242 --verify --suspend",
+            "  ./clrheap walk golden/real/net9-svr/core.xz --engine dac --dac /path/to/9.0.1/libmscordaccore.so --stat",
+            "  ./clrheap walk fixtures/default.core --engine dac-heapwalk --verify",
             "",
-            "Exit codes: 0 success; 1 problems found (--verify) or a failure (the process exited mid-walk); 2 bad usage",
+            "Exit codes: 0 success; 1 problems found (--verify) or a failure (the process exited mid-walk; a DAC call failed",
+            "or the DAC crashed, the call named); 2 bad usage",
             "(no such process); 3 the dump or process cannot be opened as a .NET process (not a core, not .NET,",
-            "unknown build, module headers missing, permission denied)."
+            "unknown build, module headers missing, permission denied; no DAC for the dump's build)."
         })
 final class WalkCommand implements Callable<Integer> {
 
@@ -125,7 +129,7 @@ final class WalkCommand implements Callable<Integer> {
             description = "Who reads the heap: walker (clrheap's own, without the DAC; the default); dac (Microsoft's DAC, the way SOS "
                     + "walks: ISOSDacInterface, object by object with GetObjectData); dac-heapwalk (the DAC's own heap walker, "
                     + "IDacDbiInterface::WalkHeap: free objects skipped, sizes rounded up to 8). The DAC engines read dump files "
-                    + "(ELF core or bundle) and run the DAC in a child process; with them --stat, --objects, --eeheap print the DAC's "
+                    + "(ELF core or bundle) and running processes (--pid), and run the DAC in a child process; with them --stat, --objects, --eeheap print the DAC's "
                     + "answers and --verify lists the DAC calls that failed.")
     String engine = "walker";
 
