@@ -98,4 +98,24 @@ class WalkDacCommandTest {
         assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("reference: net9-wks/core.xz: a real .NET 9.0.1 dump; the reference is Microsoft's DAC 9.0.1", "1 of 1 fixtures passed");
     }
+
+    @Test
+    void generateCheckDacAndDemoSayTheDacAgreesWithTheAnswerKey(@org.junit.jupiter.api.io.TempDir Path dir) {
+        Outcome generate = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--gc", "workstation", "--format", "elf,bundle",
+                "--out", dir.resolve("fx").toString(), "-q", "--check-dac", dac());
+        // every-edge holds the traps the DAC's own heap walker cannot walk (docs/dac.md): the SOS path agrees, the check fails
+        assertThat(generate.exitCode()).isEqualTo(1);
+        assertThat(generate.out()).contains("SOS path (ISOSDacInterface): agrees with the answer key", "the DAC crashed in WalkHeap");
+        Outcome demo = run("demo", "--runtime", "net9", "--out", dir.resolve("demo").toString(), "--dac", dac());
+        assertThat(demo.exitCode()).as(demo.out() + demo.err()).isZero();
+        assertThat(demo.out()).contains("SOS path (ISOSDacInterface): agrees with the answer key: 6,926 objects",
+                "DAC heap walker (IDacDbiInterface::WalkHeap): agrees with the answer key: 6,180 objects");
+    }
+
+    @Test
+    void demoWithoutADacForTheBuildSaysItWasNotChecked(@org.junit.jupiter.api.io.TempDir Path dir) {
+        Outcome demo = run("demo", "--out", dir.toString(), "--dac", TestDac.path().toString());
+        assertThat(demo.exitCode()).isZero();
+        assertThat(demo.out()).contains("Microsoft's DAC: not checked: the DAC", "the dump's runtime is .NET 8.0.30");
+    }
 }
