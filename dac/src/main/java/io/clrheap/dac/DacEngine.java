@@ -1,9 +1,11 @@
 package io.clrheap.dac;
 
+import io.clrheap.walker.symbols.ElfDynamicSymbols;
 import io.clrheap.walker.target.Target;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Microsoft's DAC as a reader of dumps: a {@code libmscordaccore.so} whose build is known, and the two heap walks
@@ -29,10 +31,28 @@ public final class DacEngine {
         this.build = build;
     }
 
-    /** Opens the DAC at {@code path} (not loaded here: only its build is read). */
+    /** The exports that make a library a DAC (the runtime module itself carries the same version string). */
+    private static final List<String> EXPORTS = List.of("CLRDataCreateInstance", "DacDbiInterfaceInstance", "DllMain");
+
+    /**
+     * Opens the DAC at {@code path}: not loaded here (that happens in the child process), only read — its version
+     * string, and its ELF dynamic symbols, which must export the DAC's entry points.
+     */
     public static DacEngine open(Path path) throws DacException, IOException {
         DacBuild build = DacBuild.of(path).orElseThrow(() -> new DacException(path
                 + " has no @(#)Version string: not a DAC (libmscordaccore.so) of a .NET runtime"));
+        ElfDynamicSymbols symbols;
+        try {
+            symbols = ElfDynamicSymbols.fromFile(path, 0);
+        } catch (IOException | RuntimeException e) {
+            throw new DacException(path + " is not an ELF shared library the DAC could be (" + e.getMessage() + ")", e);
+        }
+        for (String name : EXPORTS) {
+            if (symbols.lookup(name).isEmpty()) {
+                throw new DacException(path + " does not export " + name + ": not a DAC (libmscordaccore.so)"
+                        + (path.getFileName().toString().startsWith("libcoreclr") ? "; the DAC lies beside libcoreclr.so" : ""));
+            }
+        }
         return new DacEngine(path, build);
     }
 

@@ -44,9 +44,22 @@ class DacBuildTest {
     }
 
     @Test
+    void aLibraryWithTheVersionStringButNotTheDacsExportsIsRefused(@TempDir Path dir) throws Exception {
+        // as libcoreclr.so is: the runtime's own sccsid string, but none of CLRDataCreateInstance, DacDbiInterfaceInstance
+        Path library = dir.resolve("libcoreclr.so");
+        Files.copy(Path.of(System.getProperty("java.home"), "lib", "libjava.so"), library);
+        Files.write(library, "\0@(#)Version 9.0.124.61010 @Commit: c8acea22626e\0".getBytes(StandardCharsets.ISO_8859_1),
+                java.nio.file.StandardOpenOption.APPEND);
+        assertThatThrownBy(() -> DacEngine.open(library)).isInstanceOf(DacException.class)
+                .hasMessageContaining("does not export CLRDataCreateInstance").hasMessageContaining("the DAC lies beside libcoreclr.so");
+    }
+
+    @Test
     void aDacOfAnotherBuildIsRefusedNamingBothBuilds(@TempDir Path dir) throws Exception {
-        Path other = dir.resolve("libmscordaccore.so");
-        Files.write(other, "\0@(#)Version 9.0.725.31616 @Commit: 0123456789abcdef\0".getBytes(StandardCharsets.ISO_8859_1));
+        // the 9.0.1 DAC with its version string rewritten to 9.0.7's (same length)
+        byte[] bytes = Files.readAllBytes(TestDac.path());
+        String text = new String(bytes, StandardCharsets.ISO_8859_1).replace("@(#)Version 9.0.124.61010", "@(#)Version 9.0.725.31616");
+        Path other = Files.write(dir.resolve("libmscordaccore.so"), text.getBytes(StandardCharsets.ISO_8859_1));
         DacEngine dac = DacEngine.open(other);
         try (ElfCore dump = ElfCore.open(Path.of("../golden/real/net9-wks/core.xz"))) {
             Target target = new TargetOpener(ProfileLoader.builtIn()).open(dump, dump.mappedFiles(), Optional.empty());
