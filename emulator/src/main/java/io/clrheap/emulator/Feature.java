@@ -1,6 +1,6 @@
 package io.clrheap.emulator;
 
-/** Edge cases a scenario can add to its heap (walker-semantics.md section 7 numbers them). */
+/** Edge cases a scenario can add to its heap (docs/reference/walker-semantics.md section 7 numbers them). */
 public enum Feature {
     /** §1: a System.Object, the minimum object (24 bytes). */
     MIN_OBJECT,

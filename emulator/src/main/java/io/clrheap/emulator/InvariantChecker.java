@@ -7,7 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Checks what a heap must be to be walkable (clr-layouts.md section 17), on the ground truth and the memory of an
+ * Checks what a heap must be to be walkable (docs/reference/clr-layouts.md section 17), on the ground truth and the memory of an
  * emulated process: every region's {@code [mem, end)} is tiled by its objects and the allocation contexts in it (gaps
  * are free objects); each object's MethodTable word in memory is the recorded one; every LOH object follows a
  * 32-byte padding free object and POH objects do not; every context lies inside a gen0 region; every handle's target

@@ -24,7 +24,7 @@ import io.clrheap.emulator.globals.RuntimeGlobals;
  * Builds an {@link EmulatedRuntime} from a {@link Scenario}: the runtime module with its {@code g_dacTable} and GC
  * DAC globals ({@link RuntimeGlobals}), the heaps with their generation tables, regions and objects
  * ({@link HeapBuilder}), the threads with their allocation contexts ({@link ThreadBuilder}) — each placed where and
- * as the real build places it (discovery.md), and recorded in the ground truth as it is written.
+ * as the real build places it (docs/reference/discovery.md), and recorded in the ground truth as it is written.
  */
 public final class RuntimeBuilder {
 

@@ -10,7 +10,7 @@ import java.util.Set;
 import io.clrheap.emulator.types.TypeDef;
 
 /**
- * The built-in scenarios, by name: the default and one per edge case of walker-semantics.md section 7 that the
+ * The built-in scenarios, by name: the default and one per edge case of docs/reference/walker-semantics.md section 7 that the
  * emulator builds, plus allocation programs (collections, many regions, user types). Each is defined for .NET 8
  * server GC and built for any runtime and flavour with {@link Scenario#on}.
  */

@@ -60,7 +60,7 @@ class NativeCallsTest {
             for (int gen = 4; gen >= 0; gen--) {
                 for (GroundTruth.RegionInfo r : placed) {
                     if (r.heap() == heap && r.generation() == gen) {
-                        // the ephemeral region's heap_segment.allocated lags at mem (discovery.md section 6): reported as it is
+                        // the ephemeral region's heap_segment.allocated lags at mem (docs/reference/discovery.md section 6): reported as it is
                         boolean ephemeral = gen == 0 && placed.stream().filter(p -> p.heap() == r.heap() && p.generation() == 0)
                                 .max(Comparator.comparingInt(p -> placed.indexOf(p))).orElseThrow() == r;
                         expected.add(new Reported(gen, r.mem(), ephemeral ? r.mem() : r.end(), r.reserved()));

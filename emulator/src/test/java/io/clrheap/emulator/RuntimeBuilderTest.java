@@ -83,6 +83,7 @@ class RuntimeBuilderTest {
             EmulatedRuntime runtime = new RuntimeBuilder().build(Scenarios.named("every-edge").orElseThrow().on(RuntimeVersion.NET9, gc));
             var regions = runtime.groundTruth().regions();
             var contexts = runtime.groundTruth().contexts();
+            // §N: item N of the edge-case list, docs/reference/walker-semantics.md section 7
             assertThat(contexts).as("§10 exhausted").anyMatch(c -> c.pointer() == c.limit());
             assertThat(contexts).as("§11 at a region's start").anyMatch(c -> regions.stream().anyMatch(r -> r.generation() == 0 && r.mem() == c.pointer()));
             assertThat(contexts).as("§12 chained").anySatisfy(a -> assertThat(contexts).anyMatch(b -> b.pointer() == a.limit() + 24));

@@ -80,7 +80,7 @@ final class Collector {
 
     /**
      * Rewrites a region's objects as one run: survivors kept in place, dead objects and free gaps between survivors
-     * turned into free objects; the region ends after its last survivor (walker-semantics.md 1.4: no free object
+     * turned into free objects; the region ends after its last survivor (docs/reference/walker-semantics.md 1.4: no free object
      * after a region's last object). The runs it replaces are added to {@code replaced}.
      */
     private void sweep(RegionState region, List<GroundTruth.Run> replaced) {

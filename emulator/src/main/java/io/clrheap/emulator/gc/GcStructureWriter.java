@@ -97,7 +97,7 @@ public final class GcStructureWriter {
         long commitStep = layout.constant("frozen_segment.commit_step");
         long end = ephemeral ? heap.allocAllocated : r.cursor;
         long committed = Math.min(r.reserved, ((end - r.start) + commitStep - 1) / commitStep * commitStep + r.start);
-        // the ephemeral region's heap_segment.allocated lags: it stays at mem while gen0 grows (discovery.md section 6)
+        // the ephemeral region's heap_segment.allocated lags: it stays at mem while gen0 grows (docs/reference/discovery.md section 6)
         s.allocated(ephemeral ? r.mem : r.cursor);
         s.committed(Math.max(committed, r.mem));
         s.reserved(r.reserved);

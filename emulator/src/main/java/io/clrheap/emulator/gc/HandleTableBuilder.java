@@ -11,7 +11,7 @@ import java.util.Random;
 import io.clrheap.emulator.Process;
 
 /**
- * The handle tables (clr-layouts.md section 12): {@code g_HandleTableMap} → one bucket → one {@code HandleTable}
+ * The handle tables (docs/reference/clr-layouts.md section 12): {@code g_HandleTableMap} → one bucket → one {@code HandleTable}
  * per heap → a 64 KiB {@code TableSegment}; each handle type gets its own block (a circular chain of one block
  * from {@code rgTail}), a handle is the address of its slot, its free-mask bit is cleared; a dependent handle's
  * secondary sits at the same index of the block's user-data block.

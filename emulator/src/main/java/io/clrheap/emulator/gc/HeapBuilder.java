@@ -20,6 +20,8 @@ import io.clrheap.emulator.Feature;
  * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections, which
  * sweep and promote regions, are run by {@link Collector}. The structures describing them are written by
  * {@link GcStructureWriter}.
+ *
+ * <p>§N: item N of the edge-case list, docs/reference/walker-semantics.md section 7.
  */
 public final class HeapBuilder {
 
@@ -311,7 +313,7 @@ public final class HeapBuilder {
     /** A run of dead objects this long is written as a free object at once (it could not share a region with a survivor). */
     private static final long MAX_GAP = 1L << 20;
 
-    /** The sizes a walker can get wrong (walker-semantics.md section 7, items 1-6), and a large free gap (38). */
+    /** The sizes a walker can get wrong (docs/reference/walker-semantics.md section 7, items 1-6), and a large free gap (38). */
     private void placeEdgeCases(Heap heap, Scenario s) {
         if (s.has(Feature.MIN_OBJECT)) {
             place(heap, 2, TypeDef.OBJECT, 0, false);
@@ -379,7 +381,7 @@ public final class HeapBuilder {
 
     /**
      * Frozen string literals, appended to the frozen segment; when it is full, a new segment reserving twice as much
-     * (the frozen object heap's growth, clr-layouts.md). Objects over 64 KiB are never frozen.
+     * (the frozen object heap's growth, docs/reference/clr-layouts.md). Objects over 64 KiB are never frozen.
      */
     public void placeFrozen(TypeDef type, long count, Step.Lengths lengths, Random r) {
         if (type.shape() != TypeDef.Shape.STRING) {
@@ -483,7 +485,7 @@ public final class HeapBuilder {
     /**
      * A free object of {@code size} bytes at the end of {@code run}: the free MethodTable, then a full size_t of
      * size - 24 (gc.cpp make_unused_array). A gap of 4 GiB or more becomes several free objects, each with a length
-     * that fits 32 bits, as make_unused_array splits it on 64-bit hosts (walker-semantics.md 1.4).
+     * that fits 32 bits, as make_unused_array splits it on 64-bit hosts (docs/reference/walker-semantics.md 1.4).
      */
     public void writeFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
         long rest = size;

@@ -27,19 +27,19 @@ import io.clrheap.emulator.ProcessLayout;
  */
 public final class RuntimeGlobals {
 
-    /** DotNetRuntimeInfo.RuntimeVersion of the emulated builds (the real dumps; discovery.md section 3). */
+    /** DotNetRuntimeInfo.RuntimeVersion of the emulated builds (the real dumps; docs/reference/discovery.md section 3). */
     private static final Map<String, int[]> RUNTIME_VERSIONS = Map.of(
             "8.0.30", new int[] {8, 0, 3026, 36720},
             "10.0.9", new int[] {10, 0, 926, 27113});
     /**
      * The runtime's four-part file version per build: DotNetRuntimeInfo's RuntimeVersion where the build exports it,
-     * the sccsid string {@code @(#)Version 9.0.124.61010} of 9.0.1 (discovery.md section 3).
+     * the sccsid string {@code @(#)Version 9.0.124.61010} of 9.0.1 (docs/reference/discovery.md section 3).
      */
     private static final Map<String, FileVersion> FILE_VERSIONS = Map.of(
             "8.0.30", new FileVersion(8, 0, 3026, 36720),
             "9.0.1", new FileVersion(9, 0, 124, 61010),
             "10.0.9", new FileVersion(10, 0, 926, 27113));
-    /** GcDacVars minor versions (discovery.md section 5). */
+    /** GcDacVars minor versions (docs/reference/discovery.md section 5). */
     private static final Map<RuntimeVersion, Integer> GC_DAC_MINOR = Map.of(RuntimeVersion.NET8, 1, RuntimeVersion.NET9, 1, RuntimeVersion.NET10, 4);
 
     private final Process process;
@@ -230,7 +230,7 @@ public final class RuntimeGlobals {
     }
 
     /**
-     * Fills the globals once the heaps and threads exist: GcDacVars (discovery.md section 5: server or workstation
+     * Fills the globals once the heaps and threads exist: GcDacVars (docs/reference/discovery.md section 5: server or workstation
      * fields, the offset arrays), the MethodTable globals, g_pGCHeap, the GC range and the global allocation context.
      */
     public void writeProcessGlobals(TypeSystem types, List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {

@@ -23,6 +23,8 @@ import io.clrheap.emulator.Feature;
  * the way the runtime does — bump the pointer inside its allocation context (the JIT_New fast path), and when an
  * object does not fit, turn the rest of the context into a free object and take a new context from its heap's
  * gen0 region (the slow path). The last context of each thread stays live: zero bytes up to its limit.
+ *
+ * <p>§N: item N of the edge-case list, docs/reference/walker-semantics.md section 7.
  */
 public final class ThreadBuilder {
 

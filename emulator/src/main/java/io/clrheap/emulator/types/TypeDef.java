@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * A managed type an emulated process allocates: its name, shape, BaseSize, component size and reference fields. The
- * emulator gives it a MethodTable with the runtime's flags (clr-layouts.md, MethodTable flag bits), an EEClass that
+ * emulator gives it a MethodTable with the runtime's flags (docs/reference/clr-layouts.md, MethodTable flag bits), an EEClass that
  * points back to it, and, when it holds references, the GC pointer-series descriptor the runtime places just before
  * the MethodTable (gcdesc.h).
  *

@@ -273,7 +273,7 @@ public final class AnswerKeyWriter {
     }
 
     /**
-     * SOS {@code dumpheap -stat} (walker-semantics.md 6.1): {@code MT Count TotalSize Class Name}, rows by TotalSize
+     * SOS {@code dumpheap -stat} (docs/reference/walker-semantics.md 6.1): {@code MT Count TotalSize Class Name}, rows by TotalSize
      * ascending (ties in the order the types are first met in address order), a {@code Free} row, the total last.
      */
     static String dumpHeapStat(GroundTruth truth, Map<Long, String> names) {

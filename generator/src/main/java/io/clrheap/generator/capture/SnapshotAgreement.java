@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * Whether a heap snapshot describes the dump taken just before it: the snapshot's GC walks the heap before relocating
- * (real-data.md), so each listed object's MethodTable word should be in the dump at its address. Seen on .NET 10.0.9
+ * (docs/reference/real-data.md), so each listed object's MethodTable word should be in the dump at its address. Seen on .NET 10.0.9
  * server GC: now and then the snapshot lists the objects where that GC moved them, and nearly none is found.
  *
  * @param checked objects of the snapshot looked up in the dump
@@ -16,7 +16,7 @@ import java.util.List;
  */
 record SnapshotAgreement(long checked, long found, long firstMismatch) {
 
-    /** The GC's mark and pinned bits in the MethodTable word (walker-semantics.md §24). */
+    /** The GC's mark and pinned bits in the MethodTable word (docs/reference/walker-semantics.md §24). */
     private static final long MARK_BITS = 7;
     /** Objects allowed to disagree: none in a consistent capture; a few for objects a finalizer thread touched. */
     private static final double MISMATCH_ALLOWED = 0.01;

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
- * Writes an emulated process as a Linux x64 ELF core, laid out as createdump lays one out (dump-formats.md 2.1):
+ * Writes an emulated process as a Linux x64 ELF core, laid out as createdump lays one out (docs/reference/dump-formats.md 2.1):
  * the ELF header ({@code ET_CORE}, {@code EM_X86_64}, {@code EI_OSABI} Linux), {@code PT_NOTE} first, then one
  * {@code PT_LOAD} per range of memory the process holds (untouched memory is not written; a range is split where the
  * runtime module's mappings change permissions), the notes ({@code NT_PRPSINFO}, {@code NT_AUXV}, one
@@ -45,7 +45,7 @@ public final class ElfCoreWriter {
     private static final int NT_PRPSINFO = 3;
     private static final int NT_AUXV = 6;
     private static final int NT_FILE = 0x46494c45;
-    /** createdump's diagnostic page (dump-formats.md 2.10): tools recognise a dump written for .NET by it. */
+    /** createdump's diagnostic page (docs/reference/dump-formats.md 2.10): tools recognise a dump written for .NET by it. */
     static final long SPECIAL_DIAG_INFO = 0x00007ffffff10000L;
     private static final String PROCESS_NAME = "dotnet";
     /** ELF_PRARGSZ: the bytes of prpsinfo_t.pr_psargs. */

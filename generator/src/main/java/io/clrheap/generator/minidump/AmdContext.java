@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The Windows AMD64 {@code CONTEXT} record of a thread (1232 = 0x4D0 bytes; offsets from dump-formats.md section 3.5,
+ * The Windows AMD64 {@code CONTEXT} record of a thread (1232 = 0x4D0 bytes; offsets from docs/reference/dump-formats.md section 3.5,
  * read from mingw-w64's winnt.h): control, integer and floating-point state, with the segment selectors, flags and
  * MXCSR a user-mode thread of a 64-bit Windows process has.
  */

@@ -21,7 +21,7 @@ import java.util.List;
 
 /**
  * Writes an emulated Windows process as a minidump, the file Windows debuggers, lldb and ClrMD open. Facts: the
- * structure sizes and offsets of dump-formats.md section 3 (from mingw-w64's dbghelp.h and LLVM's Minidump.h) and
+ * structure sizes and offsets of docs/reference/dump-formats.md section 3 (from mingw-w64's dbghelp.h and LLVM's Minidump.h) and
  * the minimal stream set of its section 3.6.
  *
  * <p>The file, in order: MINIDUMP_HEADER ({@code MDMP}, version 0xA793, flags MiniDumpWithFullMemory); the stream

@@ -1,7 +1,7 @@
 package io.clrheap.generator.minidump;
 
 /**
- * The stream types a clrheap minidump holds (MINIDUMP_STREAM_TYPE; dump-formats.md section 3.3, from
+ * The stream types a clrheap minidump holds (MINIDUMP_STREAM_TYPE; docs/reference/dump-formats.md section 3.3, from
  * llvm/llvm-project llvm/include/llvm/BinaryFormat/MinidumpConstants.def, confirmed by dbghelp.h), and clrheap's own.
  */
 final class StreamType {

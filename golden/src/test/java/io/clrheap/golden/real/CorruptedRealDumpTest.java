@@ -171,7 +171,7 @@ class CorruptedRealDumpTest {
         RealDump net10 = RealDump.of("net10-small");
         PatchedMemory patched = new PatchedMemory(net10.core);
         long info = net10.core.mappedFiles().stream().filter(f -> f.fileOffset() == 0 && f.path().endsWith("golden10")).findFirst().orElseThrow().start();
-        // DotNetRuntimeInfo of 10.0.9 at its link address (discovery.md section 2); build 926 -> 1126 = 10.0.11's neighbour 10.0.12
+        // DotNetRuntimeInfo of 10.0.9 at its link address (docs/reference/discovery.md section 2); build 926 -> 1126 = 10.0.11's neighbour 10.0.12
         long runtimeInfo = info + 0xb57bf8;
         patched.putInt(runtimeInfo + 96 + 8, 1226);
         assertThatThrownBy(() -> new TargetOpener(ProfileLoader.builtIn()).open(patched, net10.core.mappedFiles(), Optional.empty()))

@@ -56,7 +56,7 @@ class RealDumpWalkTest {
         List<RealDump.WalkedObject> extras = d.walked.values().stream()
                 .filter(w -> !live.contains(w.address()) && w.mt() != d.heap.freeMethodTable()).toList();
         // dead objects: the runtime's snapshot lists live objects only. Their MethodTables must be real ones,
-        // which the EEClass back pointer shows (discovery.md section 10)
+        // which the EEClass back pointer shows (docs/reference/discovery.md section 10)
         assertThat(extras).filteredOn(w -> !validMethodTable(d, w.mt())).isEmpty();
     }
 

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The dump path of discovery (discovery.md sections 5-8): {@code g_gcDacGlobals} → GcDacVars → heaps (server:
+ * The dump path of discovery (docs/reference/discovery.md sections 5-8): {@code g_gcDacGlobals} → GcDacVars → heaps (server:
  * {@code n_heaps}, {@code g_heaps} and the published {@code gc_heap} field offsets; workstation: the static
  * members) → generation tables (stride {@code generation_size}, field offsets as published) → region chains; the
  * ephemeral region ends at {@code alloc_allocated}. Then the thread store → every thread's allocation context,

@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The in-process path of discovery, the source article's (clr-layouts.md section 1), made exact: a thread's
+ * The in-process path of discovery, the source article's (docs/reference/clr-layouts.md section 1), made exact: a thread's
  * allocation context → {@code gc_reserved_1} = the {@code GCHeap} it allocates on (server GC; workstation GC leaves it
  * 0, and {@code g_pGCHeap} is used) → its vtable, slot 69 {@code DiagDescrGenerations}, called with a callback that
  * receives {@code (generation, mem, allocated, reserved)} for every read-write region, heap by heap, generation 4 down

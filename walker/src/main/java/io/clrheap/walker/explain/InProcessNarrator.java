@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Narrates the in-process path, the source article's (clr-layouts.md section 1): a thread → its allocation context →
+ * Narrates the in-process path, the source article's (docs/reference/clr-layouts.md section 1): a thread → its allocation context →
  * {@code gc_reserved_1} → the {@code GCHeap} → its vtable → slot 69 → the {@code DiagDescrGenerations} call and
  * every callback it made → {@code RegisterFrozenSegment} with the {@code segment_info} written → the dummy segment's
  * {@code next} chain → {@code UnregisterFrozenSegment}.

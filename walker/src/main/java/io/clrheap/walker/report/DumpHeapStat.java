@@ -11,7 +11,7 @@ import java.util.Locale;
 
 /**
  * {@code dumpheap -stat}: objects and bytes per MethodTable, printed as current SOS prints it
- * (walker-semantics.md section 6.1): columns {@code MT Count TotalSize Class Name} right-aligned with thousands
+ * (docs/reference/walker-semantics.md section 6.1): columns {@code MT Count TotalSize Class Name} right-aligned with thousands
  * separators, rows by ascending TotalSize (ties in first-seen order), a {@code Free} row, then
  * {@code Total N objects, M bytes}. Sizes are the unaligned object sizes.
  */

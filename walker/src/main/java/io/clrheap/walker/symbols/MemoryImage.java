@@ -43,7 +43,7 @@ final class MemoryImage implements ImageBytes {
     /**
      * ld.so rebases the {@code d_ptr} entries of a loaded image's dynamic section to absolute addresses (glibc
      * elf/get-dynamic-info.h: {@code ADJUST_DYN_INFO} adds {@code l_addr}); seen in the real .NET 9 and 10 dumps
-     * (discovery.md §2). A value below the base cannot be an address inside the image, so it is still link-time.
+     * (docs/reference/discovery.md §2). A value below the base cannot be an address inside the image, so it is still link-time.
      */
     @Override
     public long atDynamicPointer(long pointer, String what) {

@@ -11,7 +11,7 @@ import java.util.Optional;
  * The exports of a PE32+ x64 image (a Windows DLL such as {@code coreclr.dll}) as mapped in a process, read from the
  * process's (or its dump's) memory at the image base: DOS header → {@code e_lfanew} → {@code PE\0\0} → COFF header
  * (machine AMD64) → optional header (magic 0x20B, SizeOfImage, the export data directory) → export directory → name
- * pointer, ordinal and address tables. Facts: the Microsoft "PE Format" specification; dump-formats.md section 4.6.
+ * pointer, ordinal and address tables. Facts: the Microsoft "PE Format" specification; docs/reference/dump-formats.md section 4.6.
  *
  * <p>Bounded: every RVA must lie inside SizeOfImage, the counts are capped ({@value #MAX_EXPORTS}; ordinals are 16-bit)
  * and names are read up to {@value #MAX_NAME} bytes. A header that is readable but wrong is a

@@ -34,7 +34,7 @@ import java.util.Optional;
  * export {@code g_dacTable}; on Windows the module whose PE exports do), identifies the exact build from the dump
  * itself ({@code DotNetRuntimeInfo}, else the length of {@code g_dacTable}; on Windows, where exports have no size,
  * else the contract descriptor: see {@link #openWindows}), loads the matching profile and validates it on the dump.
- * An unknown build is refused, never walked with a guessed profile. Facts: discovery.md sections 2-4.
+ * An unknown build is refused, never walked with a guessed profile. Facts: docs/reference/discovery.md sections 2-4.
  */
 public final class TargetOpener {
 
@@ -286,7 +286,7 @@ public final class TargetOpener {
     private record Identified(RuntimeVersion version, String versionText, RuntimeBuild build, String source) {
     }
 
-    /** The exact build: DotNetRuntimeInfo's RuntimeVersion when exported, else the g_dacTable length (discovery.md section 3). */
+    /** The exact build: DotNetRuntimeInfo's RuntimeVersion when exported, else the g_dacTable length (docs/reference/discovery.md section 3). */
     private Identified identify(Memory memory, RuntimeModule module, ModuleExports exports) throws TargetException {
         Optional<String> fromInfo = runtimeInfoVersion(memory, exports);
         List<String> known = new ArrayList<>();

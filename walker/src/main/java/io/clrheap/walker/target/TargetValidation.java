@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks that the profile chosen for a dump fits it (discovery.md section 4): the free-object MethodTable has its
+ * Checks that the profile chosen for a dump fits it (docs/reference/discovery.md section 4): the free-object MethodTable has its
  * shape, GcDacVars is major version 2 with the profile's generation stride, the thread list is no longer than ThreadCount
  * says (a list that loops is cut by discovery, not refused), and — where the
  * runtime ships a contract descriptor and it is in the dump — its Thread and ThreadStore offsets and globals equal

@@ -19,7 +19,7 @@ import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 /**
- * Walks the objects of discovered regions (walker-semantics.md section 1, discovery.md section 9):
+ * Walks the objects of discovered regions (docs/reference/walker-semantics.md section 1, docs/reference/discovery.md section 9):
  * objects tile {@code [mem, end)}; size = BaseSize + ComponentSize × count (count: u32 at +8); the walk steps by
  * max(align8(size), 24); in gen0/1/2 regions every allocation context {@code [alloc_ptr, alloc_limit + 24)} is
  * skipped. A bad object is reported as a {@link Problem} and the walk resumes at the next word that starts a

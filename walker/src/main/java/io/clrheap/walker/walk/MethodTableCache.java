@@ -57,7 +57,7 @@ final class MethodTableCache {
     }
 
     /**
-     * The EEClass back-pointer test (discovery.md section 10): EEClassOrCanonMT leads (through the canonical
+     * The EEClass back-pointer test (docs/reference/discovery.md section 10): EEClassOrCanonMT leads (through the canonical
      * MethodTable when its low bit is set) to an EEClass whose MethodTable field points back to the canonical one.
      * The free-object MethodTable has no EEClass and is taken on its address.
      */

@@ -3,10 +3,10 @@ package io.clrheap.walker.walk;
 import io.clrheap.layout.RuntimeLayout;
 
 /**
- * The numbers the object walk runs on, taken from the profile once (walker-semantics.md section 1; discovery.md
+ * The numbers the object walk runs on, taken from the profile once (docs/reference/walker-semantics.md section 1; docs/reference/discovery.md
  * section 9): MethodTable field offsets and flag bits, the minimum object size, alignment, the allocation-context
  * tail reserve, the MethodTable mark-bit mask, and the EEClass back pointer that tells a real MethodTable from a
- * pointer that happens to lead to readable memory (discovery.md section 10).
+ * pointer that happens to lead to readable memory (docs/reference/discovery.md section 10).
  */
 public record WalkRules(long mtFlagsOffset, long mtBaseSizeOffset, int hasComponentSize, int componentSizeMask,
                         long componentCountOffset, long minObjectSize, long alignment, long contextTailReserve,

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Smoke test on the real .NET 9.0.1 {@code createdump --withheap} core of the golden corpus: libcoreclr.so's
  * dynamic symbols are read from dump memory, where ld.so rebased the dynamic section. The expected {@code g_dacTable}
- * (link address 0x725128, st_size 1264 = 158 entries) is from reference/discovery.md §2.
+ * (link address 0x725128, st_size 1264 = 158 entries) is from docs/reference/discovery.md §2.
  */
 class RealDumpSymbolsTest {
 

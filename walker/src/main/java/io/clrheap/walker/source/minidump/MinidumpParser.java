@@ -17,7 +17,7 @@ import java.util.OptionalLong;
 /**
  * Reads a minidump's header, stream directory and the streams clrheap uses. Facts (sizes and offsets of
  * MINIDUMP_HEADER, MINIDUMP_DIRECTORY, MINIDUMP_MEMORY_DESCRIPTOR(64), MINIDUMP_MODULE, MINIDUMP_THREAD,
- * MINIDUMP_SYSTEM_INFO, MINIDUMP_MISC_INFO, MINIDUMP_STRING and the AMD64 CONTEXT): dump-formats.md section 3,
+ * MINIDUMP_SYSTEM_INFO, MINIDUMP_MISC_INFO, MINIDUMP_STRING and the AMD64 CONTEXT): docs/reference/dump-formats.md section 3,
  * read from mingw-w64's dbghelp.h and LLVM's Minidump.h.
  *
  * <p>Every structure is checked to lie in the file before it is read, every count is checked against the stream

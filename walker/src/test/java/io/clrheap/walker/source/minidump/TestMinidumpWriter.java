@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds small minidumps for the reader's tests, written here from the format's tables (dump-formats.md section 3)
+ * Builds small minidumps for the reader's tests, written here from the format's tables (docs/reference/dump-formats.md section 3)
  * and sharing no code with the reader or with clrheap's generator. Streams are laid out in the order they are
  * added; {@link #streamOffset} tells where each one's data went, for tests that patch them.
  */
