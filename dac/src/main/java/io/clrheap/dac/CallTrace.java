@@ -7,8 +7,6 @@ package io.clrheap.dac;
 @FunctionalInterface
 public interface CallTrace {
 
-    CallTrace NONE = (call, argument) -> { };
-
     /** {@code call} is about to be made with {@code argument} (an address, or 0). */
     void enter(String call, long argument);
 }

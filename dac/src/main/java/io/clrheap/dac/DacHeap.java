@@ -50,7 +50,7 @@ public final class DacHeap implements DacWalkListener {
     private final List<ThreadData> threads = new ArrayList<>();
     private long[] globalContext;
     private final Map<Integer, Heap> heaps = new TreeMap<>();
-    private final Map<Long, Region> regionsByMem = new TreeMap<>(Long::compareUnsigned);
+    private final TreeMap<Long, Region> regionsByMem = new TreeMap<>(Long::compareUnsigned);
     private final Map<Long, MethodTableData> methodTables = new LinkedHashMap<>();
     private final Map<Long, String> names = new LinkedHashMap<>();
     private final List<FailedCall> failures = new ArrayList<>();
@@ -141,7 +141,7 @@ public final class DacHeap implements DacWalkListener {
         if (regionsByMem.isEmpty()) {
             return null;
         }
-        Map.Entry<Long, Region> e = ((TreeMap<Long, Region>) regionsByMem).floorEntry(address);
+        Map.Entry<Long, Region> e = regionsByMem.floorEntry(address);
         return e != null && e.getValue().contains(address) ? e.getValue() : null;
     }
 

@@ -31,14 +31,12 @@ public final class DacLibrary {
     private static final int DLL_PROCESS_ATTACH = 1;
 
     private final Path path;
-    private final MemorySegment handle;
     private final Arena arena;
     private final MethodHandle createInstance;
     private final MethodHandle dbiInstance;
 
-    private DacLibrary(Path path, MemorySegment handle, Arena arena, MethodHandle createInstance, MethodHandle dbiInstance) {
+    private DacLibrary(Path path, Arena arena, MethodHandle createInstance, MethodHandle dbiInstance) {
         this.path = path;
-        this.handle = handle;
         this.arena = arena;
         this.createInstance = createInstance;
         this.dbiInstance = dbiInstance;
@@ -65,7 +63,7 @@ public final class DacLibrary {
             if (attached == 0) {
                 throw new DacException(path + ": DllMain(DLL_PROCESS_ATTACH) returned FALSE");
             }
-            return new DacLibrary(path, handle, arena,
+            return new DacLibrary(path, arena,
                     linker.downcallHandle(create, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
                     linker.downcallHandle(dbi, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS)));
         } catch (DacException e) {
@@ -120,9 +118,5 @@ public final class DacLibrary {
             throw new DacException("DacDbiInterfaceInstance failed: " + Hresult.describe(hr));
         }
         return new ComPointer(out.get(ValueLayout.ADDRESS, 0), "IDacDbiInterface");
-    }
-
-    MemorySegment handle() {
-        return handle;
     }
 }

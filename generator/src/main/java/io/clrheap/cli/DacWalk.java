@@ -147,10 +147,13 @@ final class DacWalk {
                     root.put("failedReads", heap.failedReads());
                     ArrayNode reads = root.putArray("reads");
                     heap.firstFailedReads().forEach(reads::add);
+                    ArrayNode notes = root.putArray("notes");
+                    heap.notes().forEach(notes::add);
                     print(root);
                 } else {
                     heap.failures().forEach(f -> out.println("DAC call failed: " + f));
                     heap.firstFailedReads().forEach(r -> out.println("read not in the dump: " + r));
+                    heap.notes().forEach(n -> out.println("note: " + n));
                     out.printf("%,d objects from the DAC, %,d failed call%s, %,d read%s the dump could not answer%n", heap.objectCount(),
                             heap.failureCount(), heap.failureCount() == 1 ? "" : "s", heap.failedReads(), heap.failedReads() == 1 ? "" : "s");
                 }

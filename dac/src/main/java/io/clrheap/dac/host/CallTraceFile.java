@@ -22,6 +22,9 @@ public final class CallTraceFile implements CallTrace {
     private static final int MAX_NAME = SIZE - 16;
 
     private final MappedByteBuffer page;
+    /** The last call's name and its bytes: a walk makes the same call millions of times, encoded once. */
+    private String lastName;
+    private byte[] lastBytes;
 
     private CallTraceFile(MappedByteBuffer page) {
         this.page = page;
@@ -37,7 +40,11 @@ public final class CallTraceFile implements CallTrace {
 
     @Override
     public void enter(String call, long argument) {
-        byte[] name = call.getBytes(StandardCharsets.UTF_8);
+        if (!call.equals(lastName)) {
+            lastName = call;
+            lastBytes = call.getBytes(StandardCharsets.UTF_8);
+        }
+        byte[] name = lastBytes;
         int n = Math.min(name.length, MAX_NAME);
         page.putInt(0, 0); // a reader never sees half a name: the length is written last
         page.put(4, name, 0, n);

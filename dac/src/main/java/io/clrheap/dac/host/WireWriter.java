@@ -159,24 +159,28 @@ final class WireWriter implements DacWalkListener {
 
     @Override
     public void object(long address, long methodTable, long size, int heap, int generation) {
-        write(() -> {
+        try { // the hot path: written directly, not through write()'s lambda
             out.write(Wire.OBJECT);
             out.writeLong(address);
             out.writeLong(methodTable);
             out.writeLong(size);
             out.writeShort(heap);
             out.writeByte(generation);
-        });
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to the parent process", e);
+        }
     }
 
     @Override
     public void heapObject(HeapObject o) {
-        write(() -> {
+        try { // the hot path, as object()
             out.write(Wire.HEAP_OBJECT);
             out.writeLong(o.address());
             out.writeLong(o.size());
             out.writeLong(o.methodTable());
-        });
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to the parent process", e);
+        }
     }
 
     @Override

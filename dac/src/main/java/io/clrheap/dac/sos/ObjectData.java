@@ -8,6 +8,4 @@ package io.clrheap.dac.sos;
  * @param size        its size in bytes, unaligned (BaseSize + components × component size)
  */
 public record ObjectData(long methodTable, int objectType, long size, long elementTypeHandle, long numComponents, long componentSize) {
-
-    public static final int OBJ_FREE = 1;
 }
