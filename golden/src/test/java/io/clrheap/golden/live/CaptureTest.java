@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.cli.ClrheapCommand.Outcome;
-import io.clrheap.generator.golden.RealGoldenCheck;
+import io.clrheap.conformance.corpus.RealGoldenCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

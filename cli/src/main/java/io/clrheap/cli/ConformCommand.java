@@ -1,0 +1,219 @@
+package io.clrheap.cli;
+
+import io.clrheap.emulator.Scenarios;
+import io.clrheap.generator.ClrheapVersion;
+import io.clrheap.walker.source.FileTrees;
+import io.clrheap.conformance.ConformanceRunner;
+import io.clrheap.conformance.ExternalWalker;
+import io.clrheap.conformance.Fixture;
+import io.clrheap.conformance.FixtureGlob;
+import io.clrheap.conformance.FixtureResult;
+import io.clrheap.conformance.Reports;
+import io.clrheap.conformance.SuiteFixture;
+import io.clrheap.generator.fixture.FixtureFormat;
+import io.clrheap.conformance.corpus.GoldenCorpus;
+import io.clrheap.conformance.corpus.GoldenSuiteFixture;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/** {@code clrheap conform}: checks any heap walker, run as a command, against fixtures with known answers. */
+@Command(
+        name = "conform",
+        mixinStandardHelpOptions = true,
+        description = {"Check a heap walker, run as a command, against fixtures with known answers.",
+            "Run a heap walker (any language, as a command) on every fixture of a suite, compare its output with each",
+            "fixture's answer key, and report pass or fail with the first differences and the mistake each fixture is there to catch."},
+        footer = {
+            "",
+            "The walker prints SOS-style dumpheap -stat text (--expect stat) or one 'address mt size' line per object (--expect objects).",
+            "A suite is a folder that ./clrheap generate wrote fixtures into, or a golden",
+            "corpus: 'golden' is the project's committed one, golden/synthetic (fixtures",
+            "named like net8-server/default; say ./golden for a folder named golden).",
+            "From a golden corpus the walker reads the committed bundle (--format bundle),",
+            "or an ELF core or minidump written into a temporary folder from the same",
+            "scenario, runtime, GC flavour and seed (the corpus test proves that a fresh",
+            "build is the committed heap byte for byte); the answer key is the committed one.",
+            "",
+            "Examples:",
+            "  for s in default every-edge collected; do ./clrheap generate --scenario $s --out suite/; done",
+            "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite suite/",
+            "  ./clrheap conform --walker 'python3 mywalker.py {dump}' --expect objects --format minidump --suite suite/ --report junit.xml",
+            "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite golden \\",
+            "                   --format bundle --fixtures 'net8-server/*'",
+            "  ./clrheap conform --walker './clrheap walk {dump} --objects -q' --expect objects \\",
+            "                   --dac-reference golden/real/net9-wks/core.xz --dac /path/to/9.0.1/libmscordaccore.so",
+            "",
+            "Exit codes: 0 every fixture passed; 1 a fixture failed (differences, a crash or a timeout); 2 bad usage;",
+            "3 the suite cannot be read (or, with --dac-reference, no DAC reference could be made)."
+        })
+final class ConformCommand implements Callable<Integer> {
+
+    /** The --suite value that names the project's committed golden corpus. */
+    static final String GOLDEN = "golden";
+    static final int EXIT_NO_SUITE = 3;
+
+    @Option(names = "--walker", required = true, paramLabel = "'COMMAND {dump}'", description = "The walker's command line; {dump} is replaced by each fixture's path.")
+    String walker;
+
+    @Option(names = "--suite", paramLabel = "golden|DIR",
+            description = "The fixtures: golden (the project's committed golden corpus), or a folder written by ./clrheap generate or ./clrheap golden.")
+    String suite;
+
+    @Option(names = "--dac-reference", paramLabel = "DUMP",
+            description = "Instead of a suite: a real dump (ELF core or .xz of one) whose reference answer is what Microsoft's DAC reads "
+                    + "in it (SOS path: every object and free object); may be repeated. The DAC is --dac, or found as walk --engine dac finds it.")
+    List<Path> dacReference = List.of();
+
+    @CommandLine.Mixin
+    DacOption dacOption = new DacOption();
+
+    @Option(names = "--fixtures", paramLabel = "GLOB", description = "Only the fixtures whose name matches (default, net8-server/*); may be repeated (default: all).")
+    List<String> fixtures = List.of();
+
+    @Option(names = "--format", paramLabel = "elf|minidump|bundle", converter = GenerateCommand.FormatConverter.class,
+            description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}).", defaultValue = "elf")
+    FixtureFormat format = FixtureFormat.ELF;
+
+    @Option(names = "--expect", paramLabel = "stat|objects", description = "What the walker prints (default: ${DEFAULT-VALUE}).", defaultValue = "stat")
+    String expect = "stat";
+
+    @Option(names = "--report", paramLabel = "FILE", description = "Also write a report: FILE.xml (JUnit) or FILE.html; may be repeated.")
+    List<Path> reports = List.of();
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "How long the walker may take on one fixture (default: ${DEFAULT-VALUE}).",
+            defaultValue = "120")
+    long timeout = 120;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ConformanceRunner.Expect e = switch (expect.toLowerCase(Locale.ROOT)) {
+            case "stat" -> ConformanceRunner.Expect.STAT;
+            case "objects" -> ConformanceRunner.Expect.OBJECTS;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat or objects, not '" + expect + "'");
+        };
+        ExternalWalker command;
+        try {
+            command = ExternalWalker.parse(walker, timeout);
+        } catch (IllegalArgumentException ex) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--walker: " + ex.getMessage());
+        }
+        FixtureGlob glob;
+        try {
+            glob = new FixtureGlob(fixtures);
+        } catch (IllegalArgumentException ex) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--fixtures: " + ex.getMessage());
+        }
+        if ((suite == null) == dacReference.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give either --suite or --dac-reference");
+        }
+        if (!dacReference.isEmpty()) {
+            return againstDac(command, e, out, err);
+        }
+        Path folder;
+        if (suite.equals(GOLDEN)) {
+            Optional<Path> corpus = ProjectHome.goldenCorpus();
+            if (corpus.isEmpty()) {
+                err.println("clrheap conform: --suite golden: cannot find the project's golden/synthetic (the " + ProjectHome.PROPERTY
+                        + " property is not set and clrheap does not run from cli/target); pass the corpus folder instead");
+                return EXIT_NO_SUITE;
+            }
+            folder = corpus.get();
+        } else {
+            folder = Path.of(suite);
+        }
+        if (!Files.isDirectory(folder)) {
+            err.println("clrheap conform: --suite " + folder + " is not a folder");
+            return EXIT_NO_SUITE;
+        }
+        List<? extends SuiteFixture> all = fixturesOf(folder, format);
+        if (all.isEmpty()) {
+            err.printf(Locale.ROOT, "clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/, or a golden corpus's "
+                    + "<runtime>-<gc>/NAME.clrheap.tar.xz beside NAME.expected/); write some with ./clrheap generate%n", folder, format.id(), format.suffix());
+            return EXIT_NO_SUITE;
+        }
+        List<? extends SuiteFixture> chosen = all.stream().filter(f -> glob.matches(f.name())).toList();
+        if (chosen.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT, "--fixtures %s matches none of the %d fixtures of %s (e.g. %s)",
+                    glob, all.size(), folder, all.getFirst().name()));
+        }
+        Path work = Files.createTempDirectory("clrheap-conform");
+        try {
+            return run(command, e, chosen, work, out);
+        } finally {
+            FileTrees.deleteTree(work);
+        }
+    }
+
+    /** {@code --dac-reference}: each dump's answer key is written from the DAC's walk, then the walker is checked against it. */
+    private int againstDac(ExternalWalker command, ConformanceRunner.Expect e, PrintWriter out, PrintWriter err) throws Exception {
+        Path work = Files.createTempDirectory("clrheap-conform");
+        try {
+            List<io.clrheap.conformance.Fixture> chosen = new java.util.ArrayList<>();
+            for (Path dump : dacReference) {
+                if (!Files.isRegularFile(dump)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--dac-reference " + dump + ": no such file");
+                }
+                try {
+                    chosen.add(DacReference.fixture(dump, dacOption.dac, work));
+                } catch (io.clrheap.dac.DacException | io.clrheap.walker.target.TargetException ex) {
+                    err.println("clrheap conform: " + dump + ": no DAC reference: " + ex.getMessage());
+                    return EXIT_NO_SUITE;
+                }
+                out.println("reference: " + chosen.getLast().about());
+            }
+            return run(command, e, chosen, work, out);
+        } finally {
+            FileTrees.deleteTree(work);
+        }
+    }
+
+    private int run(ExternalWalker command, ConformanceRunner.Expect e, List<? extends SuiteFixture> chosen, Path work, PrintWriter out)
+            throws IOException, InterruptedException {
+        int width = chosen.stream().mapToInt(f -> f.name().length()).max().orElse(0);
+        List<FixtureResult> results;
+        {
+            results = new ConformanceRunner(command, e, work).run(chosen, r -> {
+                out.printf(Locale.ROOT, "%s %-" + width + "s %s%n", r.passed() ? "PASS" : "FAIL", r.fixture().name(), r.verdict());
+                if (!r.passed()) {
+                    out.println("     designed to catch: " + r.fixture().about());
+                    r.differences().forEach(d -> out.println("     " + d));
+                }
+                out.flush();
+            });
+        }
+        long failed = results.stream().filter(r -> !r.passed()).count();
+        out.printf(Locale.ROOT, "%n%d of %d fixtures passed%s.%n", results.size() - failed, results.size(), failed == 0 ? "" : "; " + failed + " failed");
+        for (Path report : reports) {
+            Reports.write(report, walker, results);
+            out.println("wrote " + report);
+        }
+        return failed == 0 ? 0 : 1;
+    }
+
+    /**
+     * The fixtures of a suite folder: those ./clrheap generate wrote (NAME.answer/ beside the dump) when it holds any,
+     * else those of a golden corpus (its runtime-gc folders).
+     */
+    private static List<? extends SuiteFixture> fixturesOf(Path folder, FixtureFormat format) throws IOException {
+        List<Fixture> generated = Fixture.inSuite(folder, format.suffix());
+        if (!generated.isEmpty()) {
+            return generated;
+        }
+        GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.everyday(), ClrheapVersion.current(), 1);
+        return GoldenSuiteFixture.inCorpus(corpus, format);
+    }
+}

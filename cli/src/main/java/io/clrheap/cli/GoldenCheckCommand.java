@@ -1,0 +1,78 @@
+package io.clrheap.cli;
+
+import io.clrheap.conformance.corpus.RealGoldenCheck;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code clrheap golden check DIR}: the walker against a real golden folder's live-objects.txt. */
+@Command(
+        name = "check",
+        mixinStandardHelpOptions = true,
+        description = {"Walk DIR/core.xz and compare it with DIR/live-objects.txt, the runtime's own list",
+            "of live objects (a golden/real folder, or one that clrheap capture wrote): every",
+            "listed object must be found with its MethodTable and size, the walk must meet no",
+            "problem, and every object found beyond the list (dead ones) must be free or have",
+            "a real MethodTable. Prints what is missing, misread and extra."},
+        footer = {
+            "",
+            "Examples:",
+            "  ./clrheap golden check golden/real/net8-svr",
+            "  ./clrheap golden check golden/real/net8-nomodule --module /path/to/Sarif.Multitool",
+            "",
+            "Exit codes: 0 the walk agrees with the list; 1 it does not; 2 bad usage; 3 the",
+            "folder or its dump cannot be read."
+        })
+final class GoldenCheckCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "The folder: core.xz (or core) and live-objects.txt.")
+    Path dir;
+
+    @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
+    Path module;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (!Files.isRegularFile(dir.resolve("live-objects.txt")) || !(Files.isRegularFile(dir.resolve("core.xz")) || Files.isRegularFile(dir.resolve("core")))) {
+            err.println("clrheap golden check: " + dir + " holds no core.xz (or core) and live-objects.txt");
+            return 3;
+        }
+        RealGoldenCheck.Report r;
+        try {
+            r = RealGoldenCheck.check(dir, Optional.ofNullable(module));
+        } catch (Exception e) {
+            err.println("clrheap golden check: " + dir + ": " + e.getMessage());
+            return 3;
+        }
+        r.missing().forEach(l -> out.println("missing  " + l));
+        r.misread().forEach(l -> out.println("misread  " + l));
+        r.badExtras().forEach(l -> out.println("extra    " + l));
+        r.problems().stream().limit(RealGoldenCheck.SHOWN).forEach(l -> out.println("problem  " + l));
+        if (r.extras() > 0) {
+            out.printf(Locale.ROOT, "extra objects (not in the list; dead or free): %,d%n", r.extras());
+            r.extrasByType().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(10)
+                    .forEach(e -> out.printf(Locale.ROOT, "  %,8d %s%n", e.getValue(), e.getKey()));
+        }
+        if (r.passed()) {
+            out.printf(Locale.ROOT, "%s: the walk agrees with live-objects.txt: %,d listed objects found with their MethodTable and size (%,d walked)%n", dir,
+                    r.listed(), r.walked());
+            return 0;
+        }
+        out.printf(Locale.ROOT, "%s: the walk disagrees with live-objects.txt: %,d missing, %,d misread, %,d extra with no real MethodTable, %d problems (of %,d listed)%n",
+                dir, r.missingCount(), r.misreadCount(), r.badExtraCount(), r.problems().size(), r.listed());
+        return 1;
+    }
+}

@@ -1,0 +1,77 @@
+package io.clrheap.conformance;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/** Conformance reports: JUnit XML (what CI systems read) and one self-contained HTML page. */
+public final class Reports {
+
+    private Reports() {
+    }
+
+    /** Writes {@code file} as JUnit XML or HTML, by its extension ({@code .xml} or {@code .html}). */
+    public static void write(Path file, String walker, List<FixtureResult> results) throws IOException {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        String text;
+        if (name.endsWith(".xml")) {
+            text = junit(walker, results);
+        } else if (name.endsWith(".html") || name.endsWith(".htm")) {
+            text = html(walker, results);
+        } else {
+            throw new IllegalArgumentException("--report " + file + ": a report is a .xml (JUnit) or .html file");
+        }
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
+    static String junit(String walker, List<FixtureResult> results) {
+        long failures = results.stream().filter(r -> !r.passed()).count();
+        double total = results.stream().mapToDouble(FixtureResult::seconds).sum();
+        StringBuilder s = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        s.append(String.format(Locale.ROOT, "<testsuite name=\"clrheap conformance: %s\" tests=\"%d\" failures=\"%d\" errors=\"0\" time=\"%.3f\">%n",
+                xml(walker), results.size(), failures, total));
+        for (FixtureResult r : results) {
+            s.append(String.format(Locale.ROOT, "  <testcase classname=\"clrheap.conformance\" name=\"%s\" time=\"%.3f\">%n", xml(r.fixture().name()), r.seconds()));
+            if (!r.passed()) {
+                s.append("    <failure message=\"").append(xml(r.verdict())).append("\">").append(xml(r.fixture().about())).append('\n');
+                r.differences().forEach(d -> s.append(xml(d)).append('\n'));
+                s.append("</failure>\n");
+            }
+            s.append("  </testcase>\n");
+        }
+        return s.append("</testsuite>\n").toString();
+    }
+
+    static String html(String walker, List<FixtureResult> results) {
+        long passed = results.stream().filter(FixtureResult::passed).count();
+        StringBuilder s = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>clrheap conformance</title>\n");
+        s.append("<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;")
+                .append("vertical-align:top;text-align:left}.pass{color:#070}.fail{color:#b00}pre{margin:0;white-space:pre-wrap}</style></head><body>\n");
+        s.append("<h1>clrheap conformance</h1>\n<p>Walker: <code>").append(xml(walker)).append("</code> — ")
+                .append(passed).append(" of ").append(results.size()).append(" fixtures passed.</p>\n");
+        s.append("<table><tr><th>fixture</th><th>result</th><th>what it catches</th><th>first differences</th></tr>\n");
+        for (FixtureResult r : results) {
+            s.append("<tr><td>").append(xml(r.fixture().name())).append("</td><td class=\"").append(r.passed() ? "pass" : "fail").append("\">")
+                    .append(xml(r.verdict())).append("</td><td>").append(xml(r.fixture().about())).append("</td><td><pre>")
+                    .append(xml(String.join("\n", r.differences()))).append("</pre></td></tr>\n");
+        }
+        return s.append("</table>\n</body></html>\n").toString();
+    }
+
+    private static String xml(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                default -> out.append(c < 0x20 && c != '\n' && c != '\t' ? ' ' : c);
+            }
+        }
+        return out.toString();
+    }
+}

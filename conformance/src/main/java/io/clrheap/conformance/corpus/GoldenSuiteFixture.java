@@ -1,0 +1,116 @@
+package io.clrheap.conformance.corpus;
+
+import io.clrheap.emulator.Scenario;
+import io.clrheap.generator.ClrheapVersion;
+import io.clrheap.conformance.Fixture;
+import io.clrheap.conformance.SuiteFixture;
+import io.clrheap.generator.fixture.FixtureFormat;
+import io.clrheap.generator.fixture.FixtureProgress;
+import io.clrheap.generator.fixture.FixtureWriter;
+import io.clrheap.walker.source.bundle.Bundle;
+import io.clrheap.walker.source.bundle.BundleManifest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A fixture of a golden corpus as a conformance suite fixture ({@code clrheap conform --suite golden}). Its answer key
+ * is the committed one: the files of {@code NAME.expected/} and {@code objects.tsv} taken from the bundle's
+ * {@code answer/} through the walker's checking bundle reader. The walker is given the committed bundle, or, for an
+ * ELF core or a minidump, one written into the work folder from the same scenario, runtime, GC flavour and seed (the
+ * corpus test proves a fresh build is the committed heap byte for byte).
+ *
+ * @param fixture the fixture
+ * @param corpus  the corpus: where the fixture is, and what it is built from (for ELF cores and minidumps)
+ * @param format  the file the walker reads
+ * @param about   its fixture.txt line (empty when it has none)
+ */
+public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, FixtureFormat format, String about) implements SuiteFixture {
+
+    public GoldenSuiteFixture {
+        Objects.requireNonNull(fixture, "fixture");
+        Objects.requireNonNull(corpus, "corpus");
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(about, "about");
+    }
+
+    /**
+     * Every fixture {@code corpus} holds with both its bundle and its expected outputs, sorted by id, each given to the
+     * walker as {@code format}.
+     */
+    public static List<GoldenSuiteFixture> inCorpus(GoldenCorpus corpus, FixtureFormat format) throws IOException {
+        List<GoldenSuiteFixture> fixtures = new ArrayList<>();
+        for (GoldenFixture f : corpus.committed()) {
+            Path expected = f.expected(corpus.dir());
+            if (Files.isRegularFile(f.bundle(corpus.dir()), LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(expected, LinkOption.NOFOLLOW_LINKS)) {
+                fixtures.add(new GoldenSuiteFixture(f, corpus, format, firstLine(expected.resolve("fixture.txt"))));
+            }
+        }
+        return fixtures;
+    }
+
+    @Override
+    public String name() {
+        return fixture.id();
+    }
+
+    @Override
+    public Fixture prepare(Path work) throws IOException {
+        Path bundle = fixture.bundle(corpus.dir());
+        Path answer = Files.createDirectory(work.resolve("answer"));
+        for (String file : GoldenCorpus.EXPECTED_FILES) {
+            Path committed = fixture.expected(corpus.dir()).resolve(file);
+            if (Files.isRegularFile(committed, LinkOption.NOFOLLOW_LINKS)) {
+                Files.copy(committed, answer.resolve(file));
+            }
+        }
+        BundleManifest manifest;
+        try (Bundle b = Bundle.open(bundle)) {
+            manifest = b.manifest();
+            if (!b.answerNames().contains("objects.tsv")) {
+                throw new IOException(bundle + ": the bundle holds no answer/objects.tsv (its answer files: " + b.answerNames() + ")");
+            }
+            // the name is ours, never one from the archive
+            try (InputStream in = b.openAnswer("objects.tsv")) {
+                Files.copy(in, answer.resolve("objects.tsv"));
+            }
+        }
+        if (format == FixtureFormat.BUNDLE) {
+            return new Fixture(name(), about, bundle, answer);
+        }
+        Scenario scenario = scenarioOf(manifest, bundle);
+        List<Path> written = FixtureWriter.write(scenario, EnumSet.of(format), work.resolve("dump"), ClrheapVersion.current(), FixtureProgress.NONE);
+        return new Fixture(name(), about, written.getFirst(), answer);
+    }
+
+    /** The scenario the bundle was built from: the corpus's for this fixture, with the seed the manifest records. */
+    private Scenario scenarioOf(BundleManifest manifest, Path bundle) throws IOException {
+        Optional<Scenario> known = corpus.scenario(fixture);
+        if (known.isEmpty()) {
+            throw new IOException(fixture.id() + ": no built-in scenario '" + fixture.name() + "' for " + fixture.folder()
+                    + ", so no " + format.id() + " file can be written for it; use --format bundle");
+        }
+        Scenario s = known.get();
+        if (!manifest.scenario().equals(s.name()) || !manifest.runtime().equals(s.runtime().shortName()) || !manifest.gc().equals(s.gc().id())) {
+            throw new IOException(String.format(Locale.ROOT, "%s: the bundle says it is %s on %s, %s GC; its place in the corpus says %s on %s, %s GC",
+                    bundle, manifest.scenario(), manifest.runtime(), manifest.gc(), s.name(), s.runtime().shortName(), s.gc().id()));
+        }
+        return manifest.seed() == s.seed() ? s : s.toBuilder().seed(manifest.seed()).build();
+    }
+
+    private static String firstLine(Path file) throws IOException {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            return "";
+        }
+        return Files.readAllLines(file, StandardCharsets.UTF_8).stream().findFirst().orElse("");
+    }
+}
