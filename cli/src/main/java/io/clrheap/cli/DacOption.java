@@ -3,7 +3,7 @@ package io.clrheap.cli;
 import io.clrheap.dac.DacEngine;
 import io.clrheap.dac.DacException;
 import io.clrheap.dac.DacLocator;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.runtime.Target;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -14,7 +14,7 @@ import io.clrheap.generator.answer.AddressOrderedObjects;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.EeHeapReport;
 import io.clrheap.walker.report.TypeNames;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.runtime.Target;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

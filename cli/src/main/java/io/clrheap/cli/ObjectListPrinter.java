@@ -2,7 +2,7 @@ package io.clrheap.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.report.TypeNames;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,9 +1,9 @@
 package io.clrheap.cli;
 
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.walk.ObjectVisitor;
-import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.heap.Problem;
 
 /** One region's part of a statistics walk: the statistics and a count of the problems met. */
 final class StatWithProblems implements ObjectVisitor {

@@ -9,7 +9,7 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.discovery.InProcessRoute;
-import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.EeHeapReport;
@@ -22,13 +22,13 @@ import io.clrheap.walker.source.elf.DumpFormatException;
 import io.clrheap.walker.source.live.LiveProcess;
 import io.clrheap.walker.source.live.LiveProcessException;
 import io.clrheap.walker.source.live.ProcessSuspension;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.TargetOpener;
 import io.clrheap.walker.source.minidump.MinidumpFormatException;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.target.TargetException;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.Problem;
-import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -450,7 +450,7 @@ final class WalkCommand implements Callable<Integer> {
         try {
             handles.handles();
         } catch (io.clrheap.memory.MissingMemoryException e) {
-            all.problem(new Problem(io.clrheap.walker.walk.ProblemKind.UNREADABLE_STRUCTURE, e.address(), "handle tables",
+            all.problem(new Problem(io.clrheap.walker.heap.ProblemKind.UNREADABLE_STRUCTURE, e.address(), "handle tables",
                     "the handle table map cannot be read: " + e.getMessage()));
         }
         handles.problems().forEach(all::problem);

@@ -1,7 +1,7 @@
 package io.clrheap.dac;
 
 import io.clrheap.walker.symbols.ElfDynamicSymbols;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.runtime.Target;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.clrheap.dac;
 
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 
 /** An object the DAC reported: address, MethodTable, size, and the region it lies in (null when not known). */
 @FunctionalInterface

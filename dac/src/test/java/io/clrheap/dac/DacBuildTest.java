@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.walker.source.elf.ElfCore;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetOpener;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.clrheap.cli.map;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.map.Buckets;
 import io.clrheap.walker.map.HeapMap;
 import io.clrheap.walker.map.MapContext;

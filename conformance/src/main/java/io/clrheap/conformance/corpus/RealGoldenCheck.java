@@ -1,16 +1,16 @@
 package io.clrheap.conformance.corpus;
 
 import io.clrheap.layout.profile.ProfileLoader;
-import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.source.elf.ElfCore;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetOpener;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
-import io.clrheap.walker.walk.Problem;
-import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.clrheap.generator.answer;
 
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

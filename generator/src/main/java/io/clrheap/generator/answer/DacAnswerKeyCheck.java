@@ -5,7 +5,7 @@ import io.clrheap.dac.DacException;
 import io.clrheap.dac.DacHeap;
 import io.clrheap.dac.DacWalkKind;
 import io.clrheap.dac.sos.UsefulGlobals;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.runtime.Target;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

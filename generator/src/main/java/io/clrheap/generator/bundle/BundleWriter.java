@@ -3,7 +3,7 @@ package io.clrheap.generator.bundle;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
-import io.clrheap.walker.report.TypeNameSidecar;
+import io.clrheap.walker.source.TypeNameSidecar;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

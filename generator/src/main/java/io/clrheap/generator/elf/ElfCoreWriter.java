@@ -4,7 +4,7 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.GroundTruth;
 import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.memory.MemoryRange;
-import io.clrheap.walker.report.TypeNameSidecar;
+import io.clrheap.walker.source.TypeNameSidecar;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.foreign.MemorySegment;

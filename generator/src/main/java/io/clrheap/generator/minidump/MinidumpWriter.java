@@ -6,7 +6,7 @@ import io.clrheap.emulator.Platform;
 import io.clrheap.emulator.module.EmulatedModule;
 import io.clrheap.emulator.space.Reservation;
 import io.clrheap.memory.MemoryRange;
-import io.clrheap.walker.report.TypeNameSidecar;
+import io.clrheap.walker.source.TypeNameSidecar;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

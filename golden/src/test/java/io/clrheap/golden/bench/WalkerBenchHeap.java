@@ -5,14 +5,14 @@ import io.clrheap.emulator.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;
-import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.source.elf.MappedFile;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.target.TargetException;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetException;
+import io.clrheap.walker.runtime.TargetOpener;
 import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
 import java.util.Optional;
 
@@ -48,7 +48,7 @@ final class WalkerBenchHeap {
      * scan reads. A dump leaves out memory the process never wrote (the zero bodies of large arrays, say); the walk
      * does not read those either.
      */
-    static long[] presentParts(java.util.List<io.clrheap.walker.discovery.Region> regions, Memory memory) {
+    static long[] presentParts(java.util.List<io.clrheap.walker.heap.Region> regions, Memory memory) {
         java.util.List<io.clrheap.memory.MemoryRange> ranges = memory.ranges();
         long[] parts = new long[0];
         int n = 0;

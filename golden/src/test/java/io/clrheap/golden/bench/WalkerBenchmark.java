@@ -3,7 +3,7 @@ package io.clrheap.golden.bench;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.memory.Memory;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.walk.HeapWalker;

@@ -4,7 +4,7 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.generator.elf.ElfCoreWriter;
 import io.clrheap.layout.view.bench.BenchmarksFile;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.WalkSummary;
 import java.nio.file.Files;

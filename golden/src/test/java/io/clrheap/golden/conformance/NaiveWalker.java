@@ -2,13 +2,13 @@ package io.clrheap.golden.conformance;
 
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;
-import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.discovery.Region;
-import io.clrheap.walker.discovery.SegmentKind;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
 import io.clrheap.walker.source.elf.ElfCore;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetOpener;
 import java.nio.file.Path;
 import java.util.Optional;
 

@@ -1,13 +1,13 @@
 package io.clrheap.golden.conformance;
 
 import io.clrheap.layout.profile.ProfileLoader;
-import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.source.elf.ElfCore;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetOpener;
 import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.clrheap.golden.corruption;
 
-import io.clrheap.walker.walk.ProblemKind;
+import io.clrheap.walker.heap.ProblemKind;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.LongPredicate;

@@ -11,14 +11,14 @@ import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;
 import io.clrheap.process.NativeCalls;
-import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.discovery.InProcessRoute;
 import io.clrheap.walker.source.elf.MappedFile;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.target.TargetOpener;
-import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetOpener;
+import io.clrheap.walker.heap.Problem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -90,7 +90,7 @@ class InProcessDiscoveryTest {
         assertThat(route.gcHeap()).isNotEqualTo(runtime.gcStatics().globalGcHeap());
         assertThat(route.vtable()).isEqualTo(runtime.gcStatics().vtable());
         assertThat(route.descrGenerations()).isEqualTo(runtime.gcStatics().codeOf(69));
-        assertThat(route.ranges()).isEqualTo(heap.regionsByAddress().stream().filter(r -> r.kind() != io.clrheap.walker.discovery.SegmentKind.FROZEN).count());
+        assertThat(route.ranges()).isEqualTo(heap.regionsByAddress().stream().filter(r -> r.kind() != io.clrheap.walker.heap.SegmentKind.FROZEN).count());
         assertThat(route.frozenHandle()).isNotZero();
     }
 
@@ -113,6 +113,6 @@ class InProcessDiscoveryTest {
         DiscoveredHeap again = new InProcessDiscovery(target, calls).discover();
         // the first dummy is gone from heap 0's gen2 list: the second discovery finds the same three frozen segments
         assertThat(regions(again)).containsExactlyElementsOf(regions(first));
-        assertThat(first.regionsByAddress()).filteredOn(r -> r.kind() == io.clrheap.walker.discovery.SegmentKind.FROZEN).hasSize(3);
+        assertThat(first.regionsByAddress()).filteredOn(r -> r.kind() == io.clrheap.walker.heap.SegmentKind.FROZEN).hasSize(3);
     }
 }

@@ -1,13 +1,13 @@
 package io.clrheap.golden.emulated;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.walker.discovery.DiscoveredHeap;
-import io.clrheap.walker.discovery.Region;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
-import io.clrheap.walker.walk.Problem;
-import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,8 +8,8 @@ import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;
 import io.clrheap.walker.source.elf.MappedFile;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetOpener;
 import java.util.List;
 import java.util.Optional;
 

@@ -6,7 +6,7 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.process.NativeCalls;
-import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.discovery.InProcessRoute;
 import io.clrheap.walker.explain.ExplainText;
@@ -72,7 +72,7 @@ class InProcessNarratorTest {
         Told t = tell(gc);
         NativeCallRecord register = t.narration().calls().stream().filter(c -> c.arguments().size() == 2 && c.result() != 0).findFirst().orElseThrow();
         assertThat(t.text()).contains(String.format(Locale.ROOT, "the dummy frozen segment     at 0x%x", register.result()), "UnregisterFrozenSegment");
-        t.narration().regions().stream().filter(r -> r.kind() == io.clrheap.walker.discovery.SegmentKind.FROZEN)
+        t.narration().regions().stream().filter(r -> r.kind() == io.clrheap.walker.heap.SegmentKind.FROZEN)
                 .forEach(r -> assertThat(t.text()).contains(String.format(Locale.ROOT, "frozen segment: objects [0x%x, 0x%x)", r.mem(), r.end())));
     }
 

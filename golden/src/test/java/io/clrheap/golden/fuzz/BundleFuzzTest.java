@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clrheap.golden.fuzz.ByteMutator.Field;
 import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.elf.DumpFormatException;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.TargetOpener;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

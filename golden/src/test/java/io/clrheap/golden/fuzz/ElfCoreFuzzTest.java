@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clrheap.golden.fuzz.ByteMutator.Field;
 import io.clrheap.walker.source.elf.DumpFormatException;
 import io.clrheap.walker.source.elf.ElfCore;
-import io.clrheap.walker.target.TargetOpener;
+import io.clrheap.walker.runtime.TargetOpener;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

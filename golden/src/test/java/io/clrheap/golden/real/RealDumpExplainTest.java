@@ -3,7 +3,7 @@ package io.clrheap.golden.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.layout.GcFlavor;
-import io.clrheap.walker.discovery.SubHeap;
+import io.clrheap.walker.heap.SubHeap;
 import io.clrheap.walker.explain.DiscoveryNarrator;
 import io.clrheap.walker.explain.ExplainSection;
 import io.clrheap.walker.explain.ExplainStep;

@@ -3,10 +3,10 @@ package io.clrheap.golden.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.layout.GcFlavor;
-import io.clrheap.walker.discovery.AllocContextInfo;
-import io.clrheap.walker.discovery.Region;
-import io.clrheap.walker.discovery.SegmentKind;
-import io.clrheap.walker.walk.ProblemKind;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
+import io.clrheap.walker.heap.ProblemKind;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

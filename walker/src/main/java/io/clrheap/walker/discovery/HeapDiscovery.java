@@ -1,5 +1,11 @@
 package io.clrheap.walker.discovery;
 
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
+import io.clrheap.walker.heap.SubHeap;
+
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.view.AllocContext;
@@ -10,10 +16,10 @@ import io.clrheap.layout.view.ThreadStore;
 import io.clrheap.layout.view.ViewType;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.walk.Problem;
-import io.clrheap.walker.walk.ProblemKind;
-import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.ProblemKind;
+import io.clrheap.walker.heap.WalkLimits;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,11 @@
 package io.clrheap.walker.discovery;
 
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
+import io.clrheap.walker.heap.SubHeap;
+
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.view.AllocContext;
@@ -11,10 +17,10 @@ import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.process.NativeCallException;
 import io.clrheap.process.NativeCalls;
-import io.clrheap.walker.target.Target;
-import io.clrheap.walker.walk.Problem;
-import io.clrheap.walker.walk.ProblemKind;
-import io.clrheap.walker.walk.WalkLimits;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.ProblemKind;
+import io.clrheap.walker.heap.WalkLimits;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

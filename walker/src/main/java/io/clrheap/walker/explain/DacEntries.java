@@ -1,7 +1,7 @@
 package io.clrheap.walker.explain;
 
 import io.clrheap.layout.DacTable;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.runtime.Target;
 import java.util.function.LongFunction;
 
 /** Reads of {@code g_dacTable} entries: each the 8-byte absolute address of a runtime global, at index × 8. */

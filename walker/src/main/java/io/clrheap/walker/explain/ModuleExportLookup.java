@@ -5,14 +5,14 @@ import io.clrheap.walker.symbols.DynamicSymbol;
 import io.clrheap.walker.symbols.ElfDynamicSymbols;
 import io.clrheap.walker.symbols.ModuleHeadersMissingException;
 import io.clrheap.walker.symbols.PeExports;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.runtime.Target;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Looks an export of the runtime module up again, where {@link io.clrheap.walker.target.TargetOpener} found it: the
+ * Looks an export of the runtime module up again, where {@link io.clrheap.walker.runtime.TargetOpener} found it: the
  * ELF dynamic symbols in the dump's memory, the PE export directory in it, or the binary given with {@code --module}.
  * The narration shows the export's address as read here, independently of the opened target.
  */

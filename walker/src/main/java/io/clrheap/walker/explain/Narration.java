@@ -1,7 +1,7 @@
 package io.clrheap.walker.explain;
 
-import io.clrheap.walker.discovery.AllocContextInfo;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.Region;
 import java.util.List;
 
 /**

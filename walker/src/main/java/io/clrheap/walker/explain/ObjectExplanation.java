@@ -1,7 +1,7 @@
 package io.clrheap.walker.explain;
 
-import io.clrheap.walker.discovery.AllocContextInfo;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.Region;
 
 /**
  * How one address of the heap is explained: the region holding it, the object holding it, and how that object's size

@@ -3,7 +3,7 @@ package io.clrheap.walker.explain;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.runtime.Target;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

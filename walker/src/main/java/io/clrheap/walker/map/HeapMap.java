@@ -1,6 +1,6 @@
 package io.clrheap.walker.map;
 
-import io.clrheap.walker.discovery.DiscoveredHeap;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.WalkRules;

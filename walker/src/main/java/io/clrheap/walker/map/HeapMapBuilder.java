@@ -1,8 +1,8 @@
 package io.clrheap.walker.map;
 
-import io.clrheap.walker.discovery.AllocContextInfo;
-import io.clrheap.walker.discovery.DiscoveredHeap;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.LongIntMap;

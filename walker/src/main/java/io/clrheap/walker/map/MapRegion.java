@@ -1,6 +1,6 @@
 package io.clrheap.walker.map;
 
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,9 +1,9 @@
 package io.clrheap.walker.map;
 
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.walk.LongIntMap;
 import io.clrheap.walker.walk.ObjectVisitor;
-import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.heap.Problem;
 import java.util.Arrays;
 
 /**

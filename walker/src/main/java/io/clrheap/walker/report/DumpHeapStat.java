@@ -3,7 +3,7 @@ package io.clrheap.walker.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.walk.ObjectVisitor;
 import java.io.PrintWriter;
 import java.util.Arrays;

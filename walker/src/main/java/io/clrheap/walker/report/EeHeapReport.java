@@ -3,11 +3,11 @@ package io.clrheap.walker.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.clrheap.walker.discovery.AllocContextInfo;
-import io.clrheap.walker.discovery.DiscoveredHeap;
-import io.clrheap.walker.discovery.Region;
-import io.clrheap.walker.discovery.SubHeap;
-import io.clrheap.walker.target.Target;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SubHeap;
+import io.clrheap.walker.runtime.Target;
 import java.io.PrintWriter;
 
 /** {@code eeheap}: per heap, every region with its generation, flags and bounds; then the allocation contexts. */

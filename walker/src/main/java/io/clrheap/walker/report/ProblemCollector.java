@@ -1,8 +1,8 @@
 package io.clrheap.walker.report;
 
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.walk.ObjectVisitor;
-import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.heap.Problem;
 import java.util.ArrayList;
 import java.util.List;
 

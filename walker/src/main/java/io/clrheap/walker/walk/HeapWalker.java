@@ -1,10 +1,14 @@
 package io.clrheap.walker.walk;
 
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.ProblemKind;
+import io.clrheap.walker.heap.WalkLimits;
+
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
-import io.clrheap.walker.discovery.AllocContextInfo;
-import io.clrheap.walker.discovery.DiscoveredHeap;
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Region;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;

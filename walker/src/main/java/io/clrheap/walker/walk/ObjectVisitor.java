@@ -1,6 +1,8 @@
 package io.clrheap.walker.walk;
 
-import io.clrheap.walker.discovery.Region;
+import io.clrheap.walker.heap.Problem;
+
+import io.clrheap.walker.heap.Region;
 
 /**
  * Receives the objects of a walk, in address order within a region. Called once per object with plain values:

@@ -1,15 +1,18 @@
 package io.clrheap.walker.walk;
 
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.WalkLimits;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
-import io.clrheap.walker.discovery.AllocContextInfo;
-import io.clrheap.walker.discovery.DiscoveredHeap;
-import io.clrheap.walker.discovery.Region;
-import io.clrheap.walker.discovery.SegmentKind;
-import io.clrheap.walker.discovery.SubHeap;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
+import io.clrheap.walker.heap.SubHeap;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;

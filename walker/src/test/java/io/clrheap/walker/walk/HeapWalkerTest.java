@@ -1,10 +1,13 @@
 package io.clrheap.walker.walk;
 
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.WalkLimits;
+
 import static io.clrheap.walker.walk.TinyHeap.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.clrheap.walker.discovery.Region;
-import io.clrheap.walker.discovery.SegmentKind;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -66,7 +69,7 @@ class HeapWalkerTest {
         h.kind = SegmentKind.LOH;
         long a = h.object(h.objectMt, 0);
         long b = h.object(h.objectMt, 0);
-        h.contexts.add(new io.clrheap.walker.discovery.AllocContextInfo("stray", 0, b, b + 0x40));
+        h.contexts.add(new io.clrheap.walker.heap.AllocContextInfo("stray", 0, b, b + 0x40));
         assertThat(TinyHeap.walk(h.walker())).containsExactly(obj(a, h.objectMt, 24), obj(b, h.objectMt, 24));
     }
 
@@ -176,8 +179,8 @@ class HeapWalkerTest {
             h.cursor += 0x100;
         }
         h.memory.writeLong(regions.get(3).mem(), 0x0000_5000_0000_0000L); // a bad object: the region must resync alike in every walk
-        var heap = new io.clrheap.walker.discovery.DiscoveredHeap(io.clrheap.layout.GcFlavor.WORKSTATION,
-                List.of(new io.clrheap.walker.discovery.SubHeap(0, 0, 0, 0, 0, 0, regions)), List.of(), h.freeMt, false, List.of());
+        var heap = new io.clrheap.walker.heap.DiscoveredHeap(io.clrheap.layout.GcFlavor.WORKSTATION,
+                List.of(new io.clrheap.walker.heap.SubHeap(0, 0, 0, 0, 0, 0, regions)), List.of(), h.freeMt, false, List.of());
         HeapWalker walker = new HeapWalker(h.memory, TinyHeap.RULES, heap, WalkLimits.DEFAULT);
         List<String> sequential = TinyHeap.walk(walker);
         assertThat(sequential).anyMatch(l -> l.startsWith("problem BAD_METHOD_TABLE") && l.contains("the walk resumes at"));

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
 /**
  * A fixture bundle ({@code NAME.clrheap.tar.xz}, written by clrheap's generator) as a {@link Memory}: the process
  * memory it holds, the runtime module's file mappings (give them to
- * {@link io.clrheap.walker.target.TargetOpener#open} as for an ELF core), the type names and the answer files.
+ * {@link io.clrheap.walker.runtime.TargetOpener#open} as for an ELF core), the type names and the answer files.
  *
  * <p>Opening reads the archive once, safely: the first entry must be {@code manifest.json}, which is checked (see
  * {@link BundleManifest}) and whose sizes are checked against {@link BundleLimits} before anything else is extracted;

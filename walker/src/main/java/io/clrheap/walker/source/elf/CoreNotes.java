@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.clrheap.walker.report.TypeNameSidecar;
+import io.clrheap.walker.source.TypeNameSidecar;
 
 /**
  * What a core's notes say about the process: its file mappings ({@code NT_FILE}), threads ({@code NT_PRSTATUS})

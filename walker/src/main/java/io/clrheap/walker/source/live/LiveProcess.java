@@ -16,7 +16,7 @@ import java.util.List;
 /**
  * The memory of another running Linux process, read with {@code process_vm_readv} (through JNA): what a live walk
  * reads instead of a dump. {@code /proc/PID/maps} gives the ranges and the mapped files (the modules, as an ELF
- * core's NT_FILE note gives them, so that {@link io.clrheap.walker.target.TargetOpener} finds the runtime module
+ * core's NT_FILE note gives them, so that {@link io.clrheap.walker.runtime.TargetOpener} finds the runtime module
  * the same way), {@code /proc/PID/task} the threads.
  *
  * <p>Reads: a read of bytes the process does not have readable (unmapped, or a {@code PROT_NONE} reservation)

@@ -1,4 +1,4 @@
-package io.clrheap.walker.target;
+package io.clrheap.walker.runtime;
 
 /**
  * A dump cannot be opened as a target: it is not a supported runtime build, or something discovery needs is not

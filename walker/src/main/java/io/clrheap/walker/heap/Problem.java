@@ -1,4 +1,4 @@
-package io.clrheap.walker.walk;
+package io.clrheap.walker.heap;
 
 /**
  * Something wrong found by discovery or a walk: what, where (an address, and the region when there is one), and

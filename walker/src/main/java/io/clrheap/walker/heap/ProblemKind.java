@@ -1,4 +1,4 @@
-package io.clrheap.walker.walk;
+package io.clrheap.walker.heap;
 
 /** The kinds of problem discovery and walks report, each with where the walk goes on. */
 public enum ProblemKind {

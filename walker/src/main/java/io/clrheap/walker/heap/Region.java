@@ -1,4 +1,4 @@
-package io.clrheap.walker.discovery;
+package io.clrheap.walker.heap;
 
 /**
  * A region (or segment) whose objects a walk visits.

@@ -1,4 +1,4 @@
-package io.clrheap.walker.target;
+package io.clrheap.walker.runtime;
 
 /**
  * The mapped file that holds the runtime: {@code libcoreclr.so} or {@code coreclr.dll}, or a single-file host with the

@@ -1,4 +1,4 @@
-package io.clrheap.walker.discovery;
+package io.clrheap.walker.heap;
 
 /**
  * An allocation context: {@code [pointer, limit + tail reserve)} holds no objects yet and is skipped by walks.

@@ -1,4 +1,4 @@
-package io.clrheap.walker.report;
+package io.clrheap.walker.source;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

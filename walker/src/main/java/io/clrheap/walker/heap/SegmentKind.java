@@ -1,4 +1,4 @@
-package io.clrheap.walker.discovery;
+package io.clrheap.walker.heap;
 
 /** What a region holds: the generation whose list it hangs from, or frozen (read-only, non-GC) objects. */
 public enum SegmentKind {

@@ -1,4 +1,4 @@
-package io.clrheap.walker.target;
+package io.clrheap.walker.runtime;
 
 import java.util.Optional;
 

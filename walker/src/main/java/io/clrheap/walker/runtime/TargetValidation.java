@@ -1,4 +1,4 @@
-package io.clrheap.walker.target;
+package io.clrheap.walker.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,7 +1,7 @@
-package io.clrheap.walker.discovery;
+package io.clrheap.walker.heap;
 
 import io.clrheap.layout.GcFlavor;
-import io.clrheap.walker.walk.Problem;
+import io.clrheap.walker.heap.Problem;
 import java.util.Comparator;
 import java.util.List;
 

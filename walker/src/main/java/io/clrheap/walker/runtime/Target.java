@@ -1,4 +1,4 @@
-package io.clrheap.walker.target;
+package io.clrheap.walker.runtime;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeBuild;

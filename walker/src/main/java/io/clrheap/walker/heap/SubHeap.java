@@ -1,4 +1,4 @@
-package io.clrheap.walker.discovery;
+package io.clrheap.walker.heap;
 
 import java.util.List;
 

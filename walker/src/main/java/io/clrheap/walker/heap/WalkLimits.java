@@ -1,4 +1,4 @@
-package io.clrheap.walker.walk;
+package io.clrheap.walker.heap;
 
 /**
  * Caps on what a dump can make the walker do: every chase is bounded by one of these, so a corrupt dump cannot
