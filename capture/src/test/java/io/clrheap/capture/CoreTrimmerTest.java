@@ -1,5 +1,7 @@
 package io.clrheap.capture;
 
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,11 +11,6 @@ import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.answer.AnswerKeyCheck;
 import io.clrheap.generator.answer.AnswerKeyWriter;
 import io.clrheap.generator.elf.ElfCoreWriter;
-import io.clrheap.layout.profile.ProfileLoader;
-import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.source.elf.ElfCore;
-import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetOpener;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,9 +92,8 @@ class CoreTrimmerTest {
         int phEnd = (int) (eh.getLong(0x20) + 56L * Short.toUnsignedInt(eh.getShort(0x38)));
         assertThat(Arrays.copyOfRange(after, phEnd, firstMemory)).isEqualTo(Arrays.copyOfRange(before, phEnd, firstMemory));
         assertThat(Arrays.copyOf(after, 64)).isEqualTo(Arrays.copyOf(before, 64));
-        try (ElfCore dump = ElfCore.open(trimmed)) {
-            Target target = new TargetOpener(ProfileLoader.builtIn()).open(dump, dump.mappedFiles(), Optional.empty());
-            AnswerKeyCheck.Result check = AnswerKeyCheck.check(target, new HeapDiscovery(target).discover(), answer);
+        try (DumpSession dump = Dumps.open(trimmed)) {
+            AnswerKeyCheck.Result check = AnswerKeyCheck.check(dump, answer);
             assertThat(check.agrees()).as("%s", check.first()).isTrue();
             assertThat(check.objects()).isPositive();
         }

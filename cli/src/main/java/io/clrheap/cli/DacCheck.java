@@ -1,5 +1,7 @@
 package io.clrheap.cli;
 
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import io.clrheap.dac.DacCrashException;
 import io.clrheap.dac.DacEngine;
 import io.clrheap.dac.DacException;
@@ -37,13 +39,8 @@ final class DacCheck {
      * null: found as {@link DacLocator} finds one). Prints one line per walk, and the first differences.
      */
     Outcome check(Path dump, Path answerDir, Path dac) throws IOException, InterruptedException {
-        try (OpenedDump opened = OpenedDump.open(dump, note -> { })) {
-            Target target;
-            try {
-                target = opened.target(Optional.empty());
-            } catch (TargetException e) {
-                return new Outcome(false, false, dump + ": " + e.getMessage());
-            }
+        try (DumpSession opened = Dumps.open(dump)) {
+            Target target = opened.target();
             DacEngine engine;
             try {
                 DacLocator.Located located = new DacLocator(System.getenv()).locate(Optional.ofNullable(dac), target.version(), target.module().path());
@@ -83,6 +80,8 @@ final class DacCheck {
             return new Outcome(agrees, true, summary.toString());
         } catch (io.clrheap.walker.source.elf.DumpFormatException e) {
             return new Outcome(false, false, e.getMessage());
+        } catch (TargetException e) {
+            return new Outcome(false, false, dump + ": " + e.getMessage());
         }
     }
 }

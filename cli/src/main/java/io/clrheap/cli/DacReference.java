@@ -1,5 +1,7 @@
 package io.clrheap.cli;
 
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import io.clrheap.dac.DacEngine;
 import io.clrheap.dac.DacException;
 import io.clrheap.dac.DacHeap;
@@ -34,8 +36,8 @@ final class DacReference {
      * @throws DacException when the DAC cannot be had for the dump's build, crashes, or fails a call (a reference must be whole)
      */
     static Fixture fixture(Path dump, Path dac, Path work) throws IOException, InterruptedException, DacException, TargetException {
-        try (OpenedDump opened = OpenedDump.open(dump, note -> { })) {
-            Target target = opened.target(Optional.empty());
+        try (DumpSession opened = Dumps.open(dump)) {
+            Target target = opened.target();
             DacLocator.Located located = new DacLocator(System.getenv()).locate(Optional.ofNullable(dac), target.version(), target.module().path());
             DacEngine engine = DacEngine.open(located.path());
             AddressOrderedObjects objects = new AddressOrderedObjects();
@@ -55,7 +57,7 @@ final class DacReference {
             String name = (parent == null || parent.getFileName() == null ? "" : parent.getFileName() + "/") + dump.getFileName();
             Path answer = Files.createTempDirectory(work, "reference-").resolve("dump.answer");
             Files.createDirectories(answer);
-            TypeNames names = opened.typeNames().isEmpty() ? TypeNames.of(heap.typeNames()) : TypeNames.of(opened.typeNames());
+            TypeNames names = opened.typeNames().isEmpty() ? TypeNames.of(heap.typeNames()) : opened.typeNames();
             long free = heap.freeMethodTable();
             try (BufferedWriter out = Files.newBufferedWriter(answer.resolve("objects.tsv"), StandardCharsets.UTF_8)) {
                 out.write("address\tmt\tsize\tgeneration\theap\tkind\ttype\n");

@@ -1,22 +1,18 @@
 package io.clrheap.cli;
 
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import io.clrheap.emulator.Scenario;
 import io.clrheap.generator.answer.AnswerKeyCheck;
 import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.report.DumpHeapStat;
-import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -83,18 +79,18 @@ final class DemoCommand implements Callable<Integer> {
             if (Files.isDirectory(file)) {
                 continue;
             }
-            try (OpenedDump dump = OpenedDump.open(file, note -> { })) {
-                Target target = dump.target(Optional.empty());
-                DiscoveredHeap heap = new HeapDiscovery(target).discover();
+            try (DumpSession dump = Dumps.open(file)) {
+                Target target = dump.target();
+                DiscoveredHeap heap = dump.heap();
                 if (!statPrinted) {
                     stdout.printf("dumpheap -stat of %s (%s, found through g_dacTable as a DAC-less walker does):%n", file.getFileName(), target.describe());
                     DumpHeapStat stat = new DumpHeapStat();
-                    new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(stat);
-                    stat.print(stdout, TypeNames.of(dump.typeNames()), heap.freeMethodTable());
+                    dump.walk(stat);
+                    stat.print(stdout, dump.typeNames(), heap.freeMethodTable());
                     stdout.println();
                     statPrinted = true;
                 }
-                AnswerKeyCheck.Result result = AnswerKeyCheck.check(target, heap, answer);
+                AnswerKeyCheck.Result result = AnswerKeyCheck.check(dump, answer);
                 if (result.agrees()) {
                     stdout.printf("%s (%s): walker agrees with the answer key: %,d objects, %,d bytes%n", file.getFileName(), dump.format(),
                             result.objects(), result.bytes());

@@ -5,16 +5,16 @@ import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenario;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
-import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetException;
-import io.clrheap.walker.runtime.TargetOpener;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.OpenOptions;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -23,10 +23,15 @@ import java.util.function.Consumer;
  * through a session of native calls for the in-process path.
  *
  * @param process the emulated process
- * @param target  the walker's view of it
- * @param calls   the session the target reads through, for the in-process path; null otherwise
+ * @param session the walker's view of it, opened through the front door ({@link Dumps#of}); in-process when asked
+ * @param calls   the session of native calls the walker reads through, for the in-process path; null otherwise
  */
-record EmulatedTarget(EmulatedRuntime process, Target target, NativeCalls calls) {
+record EmulatedTarget(EmulatedRuntime process, DumpSession session, NativeCalls calls) {
+
+    /** The walker's view of the runtime. */
+    Target target() {
+        return session.target();
+    }
 
     /** Why the emulated process could not be built or opened; the command prints it and exits 3. */
     static final class Unavailable extends Exception {
@@ -53,8 +58,10 @@ record EmulatedTarget(EmulatedRuntime process, Target target, NativeCalls calls)
         NativeCalls calls = inProcess ? process.nativeCalls() : null;
         List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
         try {
-            Target target = new TargetOpener(ProfileLoader.builtIn()).open(inProcess ? calls.memory() : process.memory(), files, Optional.empty());
-            return new EmulatedTarget(process, target, calls);
+            OpenOptions options = inProcess ? OpenOptions.DEFAULT.withNativeCalls(calls) : OpenOptions.DEFAULT;
+            DumpSession session = Dumps.of(inProcess ? calls.memory() : process.memory(), files, "emulated process",
+                    "emulated " + process.scenario().name(), process.typeNames(), options);
+            return new EmulatedTarget(process, session, calls);
         } catch (TargetException e) {
             throw new Unavailable("the emulated process cannot be opened: " + e.getMessage());
         }

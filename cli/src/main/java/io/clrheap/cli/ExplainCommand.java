@@ -1,25 +1,20 @@
 package io.clrheap.cli;
 
-import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.explain.DiscoveryNarrator;
 import io.clrheap.walker.explain.ExplainText;
 import io.clrheap.walker.explain.InProcessNarrator;
 import io.clrheap.walker.explain.ObjectExplainer;
 import io.clrheap.walker.explain.ObjectExplanation;
 import io.clrheap.walker.report.TypeNames;
-import io.clrheap.walker.source.elf.DumpFormatException;
-import io.clrheap.walker.source.minidump.MinidumpFormatException;
 import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetException;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.OpenOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -100,27 +95,16 @@ final class ExplainCommand implements Callable<Integer> {
         if (module != null && !Files.isRegularFile(module)) {
             throw usage("--module " + module + ": no such file");
         }
-        try (OpenedDump opened = OpenedDump.open(dump, note -> err.println("clrheap: " + note))) {
-            Target target;
-            try {
-                target = opened.target(Optional.ofNullable(module));
-            } catch (TargetException e) {
-                err.println("clrheap explain: " + dump + ": " + e.getMessage());
-                return WalkCommand.EXIT_CANNOT_OPEN;
-            }
-            TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(opened.typeNames());
+        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> err.println("clrheap: " + note));
+        return DumpOpener.open("explain", dump, options, err, session -> {
+            Target target = session.target();
+            TypeNames typeNames = names != null ? TypeNames.load(names) : session.typeNames();
             if (object != null) {
-                return explainObject(out, err, target, new HeapDiscovery(target).discover(), typeNames, address);
+                return explainObject(out, err, target, session.heap(), typeNames, address);
             }
             ExplainText.print(new DiscoveryNarrator(target, all).narrate(), out);
             return 0;
-        } catch (DumpFormatException | MinidumpFormatException e) {
-            err.println("clrheap explain: " + e.getMessage());
-            return WalkCommand.EXIT_CANNOT_OPEN;
-        } catch (IOException e) {
-            err.println("clrheap explain: cannot open " + dump + ": " + e.getMessage());
-            return WalkCommand.EXIT_CANNOT_OPEN;
-        }
+        });
     }
 
     private CommandLine.ParameterException usage(String message) {
@@ -144,13 +128,12 @@ final class ExplainCommand implements Callable<Integer> {
             err.println("clrheap explain: " + e.getMessage());
             return WalkCommand.EXIT_CANNOT_OPEN;
         }
-        EmulatedRuntime process = emulated.process();
-        Target target = emulated.target();
+        DumpSession session = emulated.session();
+        Target target = session.target();
         NativeCalls calls = emulated.calls();
-        TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(process.typeNames());
+        TypeNames typeNames = names != null ? TypeNames.load(names) : session.typeNames();
         if (object != null) {
-            DiscoveredHeap heap = inProcess ? new InProcessDiscovery(target, calls).discover() : new HeapDiscovery(target).discover();
-            return explainObject(out, err, target, heap, typeNames, address);
+            return explainObject(out, err, target, session.heap(), typeNames, address);
         }
         ExplainText.print(inProcess ? new InProcessNarrator(target, calls, all).narrate() : new DiscoveryNarrator(target, all).narrate(), out);
         return 0;

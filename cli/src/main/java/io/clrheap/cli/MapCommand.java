@@ -1,26 +1,21 @@
 package io.clrheap.cli;
 
-import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.cli.map.MapHtmlWriter;
 import io.clrheap.cli.map.MapPage;
 import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.map.HeapMap;
 import io.clrheap.walker.map.MapLimits;
 import io.clrheap.walker.report.TypeNames;
-import io.clrheap.walker.source.elf.DumpFormatException;
-import io.clrheap.walker.source.minidump.MinidumpFormatException;
 import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetException;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.OpenOptions;
 import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -102,24 +97,12 @@ final class MapCommand implements Callable<Integer> {
         }
         source.checkDump(cli);
         Path dump = source.dump;
-        try (OpenedDump opened = OpenedDump.open(dump, note -> note(err, note))) {
+        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> note(err, note));
+        return DumpOpener.open("map", dump, options, err, session -> {
             // --names wins; a clrheap fixture carries its own names
-            TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(opened.typeNames());
-            Target target;
-            try {
-                target = opened.target(Optional.ofNullable(module));
-            } catch (TargetException e) {
-                err.println("clrheap map: " + dump + ": " + e.getMessage());
-                return WalkCommand.EXIT_CANNOT_OPEN;
-            }
-            return map(out, err, dump.getFileName().toString(), target, typeNames);
-        } catch (DumpFormatException | MinidumpFormatException e) {
-            err.println("clrheap map: " + e.getMessage());
-            return WalkCommand.EXIT_CANNOT_OPEN;
-        } catch (IOException e) {
-            err.println("clrheap map: cannot open " + dump + ": " + e.getMessage());
-            return WalkCommand.EXIT_CANNOT_OPEN;
-        }
+            TypeNames typeNames = names != null ? TypeNames.load(names) : session.typeNames();
+            return map(out, err, session, typeNames);
+        });
     }
 
     /** {@code --emulate}: builds the scenario's process in memory and draws it (found the dump way, through g_dacTable). */
@@ -131,21 +114,20 @@ final class MapCommand implements Callable<Integer> {
             err.println("clrheap map: " + e.getMessage());
             return WalkCommand.EXIT_CANNOT_OPEN;
         }
-        EmulatedRuntime process = emulated.process();
-        Target target = emulated.target();
-        TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(process.typeNames());
-        return map(out, err, "emulated " + process.scenario().name(), target, typeNames);
+        DumpSession session = emulated.session();
+        return map(out, err, session, names != null ? TypeNames.load(names) : session.typeNames());
     }
 
-    private int map(PrintWriter out, PrintWriter err, String what, Target target, TypeNames typeNames)
-            throws IOException, InterruptedException {
-        DiscoveredHeap heap = new HeapDiscovery(target).discover();
+    private int map(PrintWriter out, PrintWriter err, DumpSession session, TypeNames typeNames) throws IOException, InterruptedException {
+        Target target = session.target();
+        String what = session.name();
+        DiscoveredHeap heap = session.heap();
         if (!quiet) {
             err.printf(Locale.ROOT, "%s: %s (identified by %s), %d heap%s, %d regions%n", what, target.describe(), target.versionSource(),
                     heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s", heap.regionsByAddress().size());
         }
         WalkRules rules = WalkRules.of(target.layout());
-        HeapWalker walker = new HeapWalker(target.memory(), rules, heap, WalkLimits.DEFAULT);
+        HeapWalker walker = session.walker();
         HeapMap map;
         try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
             map = HeapMap.build(walker, heap, rules, typeNames, MapLimits.DEFAULT.withMaxObjects(maxObjects), parallel);

@@ -5,38 +5,29 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.process.NativeCalls;
-import io.clrheap.walker.discovery.InProcessDiscovery;
-import io.clrheap.walker.discovery.InProcessRoute;
 import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.EeHeapReport;
 import io.clrheap.walker.report.HandleInfo;
 import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.report.ProblemCollector;
 import io.clrheap.walker.report.TypeNames;
-import io.clrheap.layout.profile.ProfileLoader;
-import io.clrheap.walker.source.elf.DumpFormatException;
 import io.clrheap.walker.source.live.LiveProcess;
 import io.clrheap.walker.source.live.LiveProcessException;
 import io.clrheap.walker.source.live.ProcessSuspension;
-import io.clrheap.walker.runtime.TargetOpener;
-import io.clrheap.walker.source.minidump.MinidumpFormatException;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.OpenOptions;
 import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.heap.Problem;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -178,50 +169,41 @@ final class WalkCommand implements Callable<Integer> {
         if (module != null && !Files.isRegularFile(module)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--module " + module + ": no such file");
         }
-        try (OpenedDump opened = OpenedDump.open(dump, note -> note(err, note))) {
+        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> note(err, note));
+        return DumpOpener.open("walk", dump, options, err, session -> {
             // --names wins; a clrheap fixture carries its own names
-            TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(opened.typeNames());
-            Target target;
-            try {
-                target = opened.target(Optional.ofNullable(module));
-            } catch (TargetException e) {
-                err.println("clrheap walk: " + dump + ": " + e.getMessage());
-                return EXIT_CANNOT_OPEN;
-            }
+            TypeNames typeNames = names != null ? TypeNames.load(names) : session.typeNames();
+            Target target = session.target();
             if (module != null && target.module().symbolsFrom().equals("dump memory")) {
                 note(err, "--module ignored: the dump holds the runtime module's headers");
             }
             if (dacEngine != DacWalk.Engine.WALKER) {
-                if (opened.format().equals("minidump")) {
+                if (session.format().equals("minidump")) {
                     err.println("clrheap walk: " + dump + " is a minidump of a Windows process; the Linux DAC reads Linux ELF cores and bundles");
                     return EXIT_CANNOT_OPEN;
                 }
                 DacWalk.Report which = report.objects ? DacWalk.Report.OBJECTS : report.eeheap ? DacWalk.Report.EEHEAP
                         : report.verify ? DacWalk.Report.VERIFY : DacWalk.Report.STAT;
                 return new DacWalk(out, err, quiet, json).run(dacEngine, dacOption, dump, target, which,
-                        names != null ? typeNames : opened.typeNames().isEmpty() ? null : typeNames);
+                        names != null ? typeNames : session.typeNames().isEmpty() ? null : typeNames);
             }
-            return walk(out, err, dump.getFileName().toString(), target, new HeapDiscovery(target).discover(), typeNames);
-        } catch (DumpFormatException | MinidumpFormatException e) {
-            err.println("clrheap walk: " + e.getMessage());
-            return EXIT_CANNOT_OPEN;
-        } catch (IOException e) {
-            err.println("clrheap walk: cannot open " + dump + ": " + e.getMessage());
-            return EXIT_CANNOT_OPEN;
-        }
+            return walk(out, err, session, typeNames);
+        });
     }
 
     /** The walk's progress bar, ended before the walk's summary line is printed. */
     private Progress progress = Progress.NONE;
 
-    private int walk(PrintWriter out, PrintWriter err, String what, Target target, DiscoveredHeap heap, TypeNames typeNames)
-            throws IOException, InterruptedException {
+    private int walk(PrintWriter out, PrintWriter err, DumpSession session, TypeNames typeNames) throws IOException, InterruptedException {
+        Target target = session.target();
+        DiscoveredHeap heap = session.heap();
+        String what = session.name();
         if (!quiet) {
             err.printf("%s: %s (identified by %s), %d heap%s, %d regions, runtime module at 0x%x%n", what,
                     target.describe(), target.versionSource(), heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s",
                     heap.regionsByAddress().size(), target.module().base());
         }
-        HeapWalker walker = new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
+        HeapWalker walker = session.walker();
         // a live process is read into fresh copies: no mapped pages to give back (and looking for them would read it all again)
         releasable = !(target.memory() instanceof LiveProcess);
         try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
@@ -244,16 +226,8 @@ final class WalkCommand implements Callable<Integer> {
                 suspension = ProcessSuspension.suspend(pid);
                 note(err, String.format("suspended %d threads of process %d", suspension.threads().size(), pid));
             }
-            try (LiveProcess process = LiveProcess.open(pid)) {
-                TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(Map.of());
-                Target target;
-                try {
-                    target = new TargetOpener(ProfileLoader.builtIn()).open(process, process.mappedFiles(), Optional.ofNullable(module));
-                } catch (TargetException e) {
-                    err.println("clrheap walk: " + (e.kind() == TargetException.Kind.NOT_A_RUNTIME
-                            ? notDotNet(process) : process.describe() + ": " + e.getMessage()));
-                    return EXIT_CANNOT_OPEN;
-                }
+            TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(Map.of());
+            try (DumpSession session = Dumps.attach(pid, OpenOptions.DEFAULT.withModule(module))) {
                 if (!suspend) {
                     note(err, "the process runs while it is walked: objects it allocates or moves meanwhile may be missed or reported as problems (--suspend stops it)");
                 }
@@ -261,10 +235,13 @@ final class WalkCommand implements Callable<Integer> {
                 if (dacEngine != DacWalk.Engine.WALKER) {
                     DacWalk.Report which = report.objects ? DacWalk.Report.OBJECTS : report.eeheap ? DacWalk.Report.EEHEAP
                             : report.verify ? DacWalk.Report.VERIFY : DacWalk.Report.STAT;
-                    return new DacWalk(out, err, quiet, json).run(dacEngine, dacOption, Path.of("process " + pid), pid, target, which,
+                    return new DacWalk(out, err, quiet, json).run(dacEngine, dacOption, Path.of("process " + pid), pid, session.target(), which,
                             names != null ? typeNames : null);
                 }
-                return walk(out, err, process.describe(), target, new HeapDiscovery(target).discover(), typeNames);
+                return walk(out, err, session, typeNames);
+            } catch (TargetException e) {
+                err.println("clrheap walk: " + e.getMessage());
+                return EXIT_CANNOT_OPEN;
             }
         } catch (RuntimeException e) {
             LiveProcessException live = liveCause(e);
@@ -283,15 +260,6 @@ final class WalkCommand implements Callable<Integer> {
                 note(err, "resumed process " + pid);
             }
         }
-    }
-
-    /** Not .NET: which modules were looked at, and whether a libcoreclr.so is there at all. */
-    private static String notDotNet(LiveProcess process) {
-        long files = process.mappedFiles().stream().filter(f -> f.fileOffset() == 0).map(f -> f.path()).distinct().count();
-        boolean coreclr = process.mappedFiles().stream().anyMatch(f -> f.path().endsWith("/libcoreclr.so"));
-        return process.describe() + " is not a .NET process: " + (coreclr
-                ? "it maps libcoreclr.so, but no mapped module exports g_dacTable (the runtime is not CoreCLR 8/9/10, or not started yet)"
-                : "no libcoreclr.so in its maps, and none of its " + files + " mapped files is a single-file host with the runtime linked in (exports g_dacTable)");
     }
 
     /** The LiveProcessException behind {@code e} (a region walk on another thread wraps what it met), or null. */
@@ -313,23 +281,14 @@ final class WalkCommand implements Callable<Integer> {
             err.println("clrheap walk: " + e.getMessage());
             return EXIT_CANNOT_OPEN;
         }
-        EmulatedRuntime process = emulated.process();
-        Target target = emulated.target();
-        NativeCalls calls = emulated.calls();
-        DiscoveredHeap heap;
+        DumpSession session = emulated.session();
         if (inProcess) {
-            InProcessDiscovery discovery = new InProcessDiscovery(target, calls);
-            heap = discovery.discover();
-            InProcessRoute r = discovery.route();
-            if (r != null) {
-                note(err, String.format("in-process: %s -> GCHeap 0x%x -> vtable 0x%x -> DiagDescrGenerations 0x%x: %d ranges; frozen list from dummy segment 0x%x",
-                        r.thread().isEmpty() ? "g_pGCHeap (workstation GC: gc_reserved_1 is 0)" : r.thread() + " gc_reserved_1",
-                        r.gcHeap(), r.vtable(), r.descrGenerations(), r.ranges(), r.frozenHandle()));
-            }
-        } else {
-            heap = new HeapDiscovery(target).discover();
+            session.inProcessRoute().ifPresent(r -> note(err, String.format(
+                    "in-process: %s -> GCHeap 0x%x -> vtable 0x%x -> DiagDescrGenerations 0x%x: %d ranges; frozen list from dummy segment 0x%x",
+                    r.thread().isEmpty() ? "g_pGCHeap (workstation GC: gc_reserved_1 is 0)" : r.thread() + " gc_reserved_1",
+                    r.gcHeap(), r.vtable(), r.descrGenerations(), r.ranges(), r.frozenHandle())));
         }
-        return walk(out, err, "emulated " + process.scenario().name(), target, heap, TypeNames.of(process.typeNames()));
+        return walk(out, err, session, session.typeNames());
     }
 
     private int report(PrintWriter out, PrintWriter err, Target target, DiscoveredHeap heap, HeapWalker walker, TypeNames typeNames)

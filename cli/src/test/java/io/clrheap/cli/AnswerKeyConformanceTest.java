@@ -1,5 +1,7 @@
 package io.clrheap.cli;
 
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.emulator.Scenario;
@@ -9,20 +11,14 @@ import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.report.DumpHeapStat;
-import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,23 +58,23 @@ class AnswerKeyConformanceTest {
                 continue;
             }
             dumps++;
-            try (OpenedDump dump = OpenedDump.open(file, note -> { })) {
-                Target target = dump.target(Optional.empty());
-                DiscoveredHeap heap = new HeapDiscovery(target).discover();
-                AnswerKeyCheck.Result result = AnswerKeyCheck.check(target, heap, answer);
+            try (DumpSession dump = Dumps.open(file)) {
+                Target target = dump.target();
+                DiscoveredHeap heap = dump.heap();
+                AnswerKeyCheck.Result result = AnswerKeyCheck.check(dump, answer);
                 assertThat(result.first()).as("%s: differences", file.getFileName()).isEmpty();
                 assertThat(result.agrees()).isTrue();
 
                 DumpHeapStat stat = new DumpHeapStat();
-                new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(stat);
+                dump.walk(stat);
                 StringWriter text = new StringWriter();
                 try (PrintWriter out = new PrintWriter(text)) {
-                    stat.print(out, TypeNames.of(dump.typeNames()), heap.freeMethodTable());
+                    stat.print(out, dump.typeNames(), heap.freeMethodTable());
                 }
                 assertThat(text.toString().replace(System.lineSeparator(), "\n")).as("%s: dumpheap -stat", file.getFileName()).isEqualTo(expectedStat);
 
                 // handles: every one the walker finds, as gchandles.txt lists them
-                var handles = new io.clrheap.walker.report.HandleTableWalker(target, heap.heaps().size());
+                var handles = dump.handleTables();
                 assertThat(handles.problems()).isEmpty();
                 List<String> found = handles.handles().stream()
                         .map(h -> String.format("0x%012x %-10s 0x%012x 0x%x", h.handle(), h.typeName(), h.target(), h.secondary())).toList();

@@ -1,17 +1,13 @@
 package io.clrheap.conformance.corpus;
 
-import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.walker.OpenOptions;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.heap.Region;
-import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.heap.Problem;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -93,12 +89,12 @@ public final class RealGoldenCheck {
         long misreadCount = 0;
         long badExtraCount = 0;
         long extras = 0;
-        try (ElfCore core = ElfCore.open(coreFile)) {
-            Target target = new TargetOpener(ProfileLoader.builtIn()).open(core, core.mappedFiles(), module);
-            DiscoveredHeap heap = new HeapDiscovery(target).discover();
+        try (DumpSession dump = Dumps.open(coreFile, OpenOptions.DEFAULT.withModule(module.orElse(null)))) {
+            Target target = dump.target();
+            DiscoveredHeap heap = dump.heap();
             heap.problems().forEach(p -> problems.add(p.describe()));
             freeMt = heap.freeMethodTable();
-            new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
+            dump.walk(new ObjectVisitor() {
                 @Override
                 public void object(long address, long mt, long size, Region region) {
                     synchronized (walked) {

@@ -1,13 +1,10 @@
 package io.clrheap.generator.answer;
 
+import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.heap.Region;
-import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.heap.Problem;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -39,11 +36,13 @@ public final class AnswerKeyCheck {
     private AnswerKeyCheck() {
     }
 
-    public static Result check(Target target, DiscoveredHeap heap, Path answerDir) throws IOException {
+    /** Walks {@code dump}'s heap and compares every object with {@code answerDir}'s {@code objects.tsv}. */
+    public static Result check(DumpSession dump, Path answerDir) throws IOException {
+        DiscoveredHeap heap = dump.heap();
         try (ObjectKeyComparison comparison = new ObjectKeyComparison(answerDir, ObjectKeyComparison.Mode.EXACT, "the walker")) {
             long[] problems = {0};
             try {
-                new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
+                dump.walk(new ObjectVisitor() {
                     @Override
                     public void object(long address, long mt, long size, Region region) {
                         comparison.object(address, mt, size);

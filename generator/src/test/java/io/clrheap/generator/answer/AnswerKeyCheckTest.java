@@ -1,21 +1,17 @@
 package io.clrheap.generator.answer;
 
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.elf.ElfCoreWriter;
-import io.clrheap.layout.profile.ProfileLoader;
-import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.source.elf.ElfCore;
-import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetOpener;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,9 +30,8 @@ class AnswerKeyCheckTest {
         AnswerKeyWriter.write(process, answer);
         Path objects = answer.resolve("objects.tsv");
         Files.write(objects, tamper.apply(new ArrayList<>(Files.readAllLines(objects))));
-        try (ElfCore dump = ElfCore.open(core)) {
-            Target target = new TargetOpener(ProfileLoader.builtIn()).open(dump, dump.mappedFiles(), Optional.empty());
-            return AnswerKeyCheck.check(target, new HeapDiscovery(target).discover(), answer);
+        try (DumpSession dump = Dumps.open(core)) {
+            return AnswerKeyCheck.check(dump, answer);
         }
     }
 

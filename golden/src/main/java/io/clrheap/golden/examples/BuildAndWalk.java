@@ -1,5 +1,8 @@
 package io.clrheap.golden.examples;
 
+import io.clrheap.walker.OpenOptions;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenario;
@@ -7,20 +10,11 @@ import io.clrheap.emulator.Step;
 import io.clrheap.emulator.types.TypeDef;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
-import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.report.DumpHeapStat;
-import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.elf.MappedFile;
-import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Example 1: build a .NET heap with the emulator and walk it with the walker.
@@ -50,13 +44,12 @@ public final class BuildAndWalk {
         // The walker sees what a dump holds: memory and the runtime module's file mappings. It finds the runtime module,
         // g_dacTable, GcDacVars, the heaps and their regions by itself.
         List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
-        Target target = new TargetOpener(ProfileLoader.builtIn()).open(process.memory(), files, Optional.empty());
-        DiscoveredHeap heap = new HeapDiscovery(target).discover();
-        DumpHeapStat stat = new DumpHeapStat();
-        new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(stat);
-
         // Dumps carry no type names (they live in metadata); the emulator knows them.
-        stat.print(out, TypeNames.of(process.typeNames()), heap.freeMethodTable());
+        DumpSession dump = Dumps.of(process.memory(), files, "emulated process", scenario.name(), process.typeNames(), OpenOptions.DEFAULT);
+        DiscoveredHeap heap = dump.heap();
+        DumpHeapStat stat = new DumpHeapStat();
+        dump.walk(stat);
+        stat.print(out, dump.typeNames(), heap.freeMethodTable());
         long built = process.groundTruth().objectCount();
         out.printf("%nbuilt %,d objects; the walker found %,d in %d regions of %d heaps%n", built, stat.objects(),
                 heap.regionsByAddress().size(), heap.heaps().size());

@@ -1,5 +1,7 @@
 package io.clrheap.golden.examples;
 
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import io.clrheap.emulator.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.ClrheapVersion;
@@ -8,20 +10,11 @@ import io.clrheap.conformance.WalkerOutput;
 import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.generator.fixture.FixtureProgress;
 import io.clrheap.generator.fixture.FixtureWriter;
-import io.clrheap.layout.profile.ProfileLoader;
-import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.source.elf.ElfCore;
-import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -45,11 +38,9 @@ public final class CheckYourWalker {
 
     /** Your walker: the objects it finds in a core, as (address, MethodTable, size). This one is clrheap's own. */
     static List<WalkerOutput.Listed> myWalker(Path core) throws Exception {
-        try (ElfCore dump = ElfCore.open(core)) {
-            Target target = new TargetOpener(ProfileLoader.builtIn()).open(dump, dump.mappedFiles(), Optional.empty());
+        try (DumpSession dump = Dumps.open(core)) {
             List<WalkerOutput.Listed> objects = new ArrayList<>();
-            new HeapWalker(target.memory(), WalkRules.of(target.layout()), new HeapDiscovery(target).discover(), WalkLimits.DEFAULT)
-                    .walk((address, mt, size, region) -> objects.add(new WalkerOutput.Listed(address, mt, size)));
+            dump.walk((address, mt, size, region) -> objects.add(new WalkerOutput.Listed(address, mt, size)));
             return objects;
         }
     }

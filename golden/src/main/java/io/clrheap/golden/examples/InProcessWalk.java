@@ -1,12 +1,14 @@
 package io.clrheap.golden.examples;
 
+import io.clrheap.walker.OpenOptions;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenario;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
-import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.layout.view.AllocContext;
 import io.clrheap.layout.view.GcHeap;
 import io.clrheap.layout.view.GcHeapVtable;
@@ -16,17 +18,12 @@ import io.clrheap.layout.view.ThreadStore;
 import io.clrheap.layout.view.ViewFactory;
 import io.clrheap.memory.Memory;
 import io.clrheap.process.NativeCalls;
-import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.walk.WalkRules;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Example 4: the source article's in-process walk, step by step, over an emulated .NET 8 server-GC process whose GC
@@ -59,7 +56,8 @@ public final class InProcessWalk {
 
         // 1. A thread. In-process code starts from Thread.CurrentThread; here, the first thread of the thread store.
         List<MappedFile> files = process.mappings().stream().map(m -> new MappedFile(m.start(), m.end(), m.fileOffset(), m.path())).toList();
-        Target target = new TargetOpener(ProfileLoader.builtIn()).open(memory, files, Optional.empty());
+        DumpSession dump = Dumps.of(memory, files, "emulated process", "default", process.typeNames(), OpenOptions.DEFAULT.withNativeCalls(calls));
+        Target target = dump.target();
         ThreadStore store = views.view(ThreadStore.class, memory, target.globalPointer("ThreadStore::s_pThreadStore"));
         NativeThread thread = views.view(NativeThread.class, memory, store.firstThreadLink() - layout.offset("Thread", "LinkNext"));
         // 2. Its allocation context: inline in the Thread on .NET 8 (m_alloc_context).
@@ -108,10 +106,10 @@ public final class InProcessWalk {
 
         // 7. The complete in-process path adds what the article gets by other means: each heap's alloc_allocated,
         //    every allocation context to skip, and the frozen segment list (RegisterFrozenSegment, slot 73).
-        var heap = new InProcessDiscovery(target, calls).discover();
+        //    The front door does all of it when given the native calls: its heap() is found in-process.
         long[] all = {0};
-        new HeapWalker(memory, rules, heap, WalkLimits.DEFAULT).walk((address, mt, size, region) -> all[0]++);
-        out.printf("InProcessDiscovery + HeapWalker: %,d of the %,d objects built%n", all[0], built);
+        dump.walk((address, mt, size, region) -> all[0]++);
+        out.printf("in-process discovery + the walk (Dumps.of with native calls): %,d of the %,d objects built%n", all[0], built);
         return all[0] == built;
     }
 }

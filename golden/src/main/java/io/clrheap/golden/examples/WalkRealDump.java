@@ -1,25 +1,19 @@
 package io.clrheap.golden.examples;
 
-import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.TypeNames;
-import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.runtime.Target;
-import io.clrheap.walker.runtime.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.heap.Problem;
 import io.clrheap.walker.heap.Region;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Example 3: walk the heap of a real .NET process's core dump, without the DAC, and print its biggest types.
@@ -41,16 +35,16 @@ public final class WalkRealDump {
 
     /** Prints the {@code top} types by size and the totals; true when the walk met no problem. */
     public static boolean run(PrintWriter out, Path core, Path names, int top) throws Exception {
-        // an .xz core is decompressed once, beside it (NAME.decompressed), then memory-mapped
-        try (ElfCore dump = ElfCore.open(core)) {
-            Target target = new TargetOpener(ProfileLoader.builtIn()).open(dump, dump.mappedFiles(), Optional.empty());
-            DiscoveredHeap heap = new HeapDiscovery(target).discover();
+        // any format (ELF core, minidump, bundle); an .xz core is decompressed once, beside it (NAME.decompressed), then memory-mapped
+        try (DumpSession dump = Dumps.open(core)) {
+            Target target = dump.target();
+            DiscoveredHeap heap = dump.heap();
             out.printf("%s: %s, %d heap%s, %d regions%n", core, target.describe(), heap.heaps().size(),
                     heap.heaps().size() == 1 ? "" : "s", heap.regionsByAddress().size());
 
             DumpHeapStat stat = new DumpHeapStat();
             int[] problems = {heap.problems().size()};
-            new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
+            dump.walk(new ObjectVisitor() {
                 @Override
                 public void object(long address, long mt, long size, Region region) {
                     stat.object(address, mt, size, region);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clrheap.generator.ExternalTool;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,26 @@ class ExamplesTest {
         var article = java.util.regex.Pattern.compile("the article's walk: ([\\d,]+) of the ([\\d,]+) objects built").matcher(text);
         assertThat(article.find()).isTrue();
         assertThat(Long.parseLong(article.group(1).replace(",", ""))).isLessThan(Long.parseLong(article.group(2).replace(",", "")));
-        assertThat(text).containsPattern("InProcessDiscovery \\+ HeapWalker: ([\\d,]+) of the \\1 objects built");
+        assertThat(text).containsPattern("in-process discovery \\+ the walk \\(Dumps.of with native calls\\): ([\\d,]+) of the \\1 objects built");
+    }
+
+    @Test
+    void printStatPrintsTheCommittedDumpheapStatOfEveryRealDumpThatHasItsModule() throws Exception {
+        // tests run in the golden module's folder; net8-nomodule needs the runtime binary (walk --module), which the example does not take
+        for (String name : List.of("net8-svr", "net9-wks", "net9-svr", "net9-withheap", "net10-svr", "net10-compact", "net10-small")) {
+            Path folder = Path.of("real", name);
+            StringWriter text = new StringWriter();
+            PrintStat.run(new PrintWriter(text, true), folder.resolve("core.xz"), folder.resolve("live-objects.txt"));
+            assertThat(text.toString().replace(System.lineSeparator(), "\n")).as(name)
+                    .isEqualTo(Files.readString(folder.resolve("expected/dumpheap-stat.txt")));
+        }
+    }
+
+    @Test
+    void theReadmesLibrarySectionIsThePrintStatExampleAsWritten() throws Exception {
+        String source = Files.readString(Path.of("src/main/java/io/clrheap/golden/examples/PrintStat.java"));
+        String readme = Files.readString(Path.of("..", "README.md"));
+        assertThat(readme).as("README.md shows PrintStat.java verbatim in its library section").contains("```java\n" + source + "```\n");
     }
 
     @Test

@@ -73,6 +73,10 @@ public final class TypeNames {
         return Optional.ofNullable(names.get(methodTable));
     }
 
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
     public int size() {
         return names.size();
     }

@@ -1,0 +1,129 @@
+package io.clrheap.walker;
+
+import io.clrheap.memory.Memory;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.discovery.InProcessDiscovery;
+import io.clrheap.walker.discovery.InProcessRoute;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.report.HandleTableWalker;
+import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.walk.HeapWalker;
+import io.clrheap.walker.walk.ObjectVisitor;
+import io.clrheap.walker.walk.WalkRules;
+import io.clrheap.walker.walk.WalkSummary;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An opened dump or process: the runtime in it ({@link #target()}), its GC heap as discovery finds it
+ * ({@link #heap()}: sub-heaps, regions or segments with generation and kind, allocation contexts, frozen segments, and
+ * the problems met), a streaming object walk, the handle tables, and the type names the file carries. Opened by
+ * {@link Dumps}; closing it closes the file or process it reads.
+ *
+ * <p>Discovery runs once, on first use, and its result is kept. A session may be used from several threads.
+ */
+public final class DumpSession implements AutoCloseable {
+
+    private final String format;
+    private final String name;
+    private final Target target;
+    private final TypeNames typeNames;
+    private final OpenOptions options;
+    private final AutoCloseable resource;
+    private DiscoveredHeap heap;
+    private InProcessRoute route;
+
+    DumpSession(String format, String name, Target target, Map<Long, String> typeNames, OpenOptions options, AutoCloseable resource) {
+        this.format = format;
+        this.name = name;
+        this.target = target;
+        this.typeNames = TypeNames.of(typeNames);
+        this.options = options;
+        this.resource = resource;
+    }
+
+    /** What was opened: {@code ELF core}, {@code minidump}, {@code fixture bundle}, {@code live process}, or as given to {@link Dumps#of}. */
+    public String format() {
+        return format;
+    }
+
+    /** The file's name, or the process's description. */
+    public String name() {
+        return name;
+    }
+
+    /** The runtime: its module, exact build and version, GC flavour, and the profile bound to it. */
+    public Target target() {
+        return target;
+    }
+
+    /** The process memory. */
+    public Memory memory() {
+        return target.memory();
+    }
+
+    /**
+     * The type names the file carries (a clrheap fixture's name note; empty for dumps of real processes, whose
+     * MethodTables are then printed by address).
+     */
+    public TypeNames typeNames() {
+        return typeNames;
+    }
+
+    /** The GC heap, found the way {@link OpenOptions} says (the dump path by default); discovered once. */
+    public synchronized DiscoveredHeap heap() {
+        if (heap == null) {
+            if (options.nativeCalls().isPresent()) {
+                InProcessDiscovery discovery = new InProcessDiscovery(target, options.nativeCalls().get(), options.limits());
+                heap = discovery.discover();
+                route = discovery.route();
+            } else {
+                heap = new HeapDiscovery(target, options.limits()).discover();
+            }
+        }
+        return heap;
+    }
+
+    /** The in-process route discovery took (thread → GCHeap → vtable → DiagDescrGenerations), when the heap was found in-process. */
+    public synchronized Optional<InProcessRoute> inProcessRoute() {
+        heap();
+        return Optional.ofNullable(route);
+    }
+
+    /** A walker over {@link #heap()}: for region-by-region (and parallel) walks and progress. */
+    public HeapWalker walker() {
+        return new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap(), options.limits());
+    }
+
+    /** Walks every object in address order, free objects included; no object is allocated per visit. */
+    public WalkSummary walk(ObjectVisitor visitor) {
+        return walker().walk(visitor);
+    }
+
+    /** The GC handle tables: every handle with its type and target, and the problems met reading them. */
+    public HandleTableWalker handleTables() {
+        return new HandleTableWalker(target, heap().heaps().size());
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            resource.close();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+
+    /** Closes {@code resource} after {@code failure}, keeping what closing throws as suppressed. */
+    static void closeQuietly(AutoCloseable resource, Throwable failure) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            failure.addSuppressed(e);
+        }
+    }
+}

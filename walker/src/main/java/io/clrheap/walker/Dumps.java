@@ -1,0 +1,129 @@
+package io.clrheap.walker;
+
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.memory.Memory;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetException;
+import io.clrheap.walker.runtime.TargetOpener;
+import io.clrheap.walker.source.bundle.Bundle;
+import io.clrheap.walker.source.elf.ElfCore;
+import io.clrheap.walker.source.elf.MappedFile;
+import io.clrheap.walker.source.live.LiveProcess;
+import io.clrheap.walker.source.minidump.Minidump;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The front door: opens a dump of any format the walker reads, or a running process, as a {@link DumpSession}
+ * (ClrMD's {@code DataTarget.LoadDump} → {@code ClrRuntime} → {@code ClrHeap} in one step):
+ *
+ * <pre>{@code
+ * try (DumpSession dump = Dumps.open(Path.of("core.xz"))) {
+ *     DumpHeapStat stat = new DumpHeapStat();
+ *     dump.walk(stat);
+ *     stat.print(out, dump.typeNames(), dump.heap().freeMethodTable());
+ * }
+ * }</pre>
+ *
+ * The format is read from the file's first bytes, never from its name: a Windows minidump ({@code MDMP}), a clrheap
+ * fixture bundle (a tar, xz-compressed or not, with a {@code manifest.json}), otherwise a Linux ELF core (an
+ * {@code .xz} of one is decompressed first). The runtime module, its build and the profile are found in the dump
+ * itself (docs/reference/discovery.md sections 1-4).
+ */
+public final class Dumps {
+
+    private Dumps() {
+    }
+
+    /** {@link #open(Path, OpenOptions)} with {@link OpenOptions#DEFAULT}. */
+    public static DumpSession open(Path file) throws IOException, TargetException {
+        return open(file, OpenOptions.DEFAULT);
+    }
+
+    /**
+     * Opens {@code file}.
+     *
+     * @throws IOException     the file cannot be read, or is no dump of a known format (the subclasses
+     *                         {@code DumpFormatException} and {@code MinidumpFormatException} name the offset)
+     * @throws TargetException the dump holds no .NET 8/9/10 runtime clrheap knows ({@link TargetException#kind()} says why)
+     */
+    public static DumpSession open(Path file, OpenOptions options) throws IOException, TargetException {
+        TargetOpener opener = new TargetOpener(ProfileLoader.builtIn());
+        if (Minidump.isMinidump(file)) {
+            Minidump dump = Minidump.open(file);
+            return opened(dump, () -> opener.open(dump), "minidump", file, dump.typeNames().orElse(Map.of()), options);
+        }
+        if (Bundle.isBundle(file)) {
+            Bundle bundle = Bundle.open(file);
+            return opened(bundle, () -> opener.open(bundle, bundle.mappedFiles(), options.module()), "fixture bundle", file,
+                    bundle.typeNames(), options);
+        }
+        ElfCore core = ElfCore.open(file, options.notes());
+        return opened(core, () -> opener.open(core, core.mappedFiles(), options.module()), "ELF core", file, core.typeNames(), options);
+    }
+
+    /**
+     * Attaches to running Linux process {@code pid}: its memory is read with {@code process_vm_readv} while it runs
+     * (stop it first for a consistent heap: {@code ProcessSuspension}).
+     *
+     * @throws io.clrheap.walker.source.live.LiveProcessException no such process, or no permission to read it
+     * @throws TargetException                                      the process is not a .NET 8/9/10 one clrheap knows (the
+     *                                                              message starts with the process's description)
+     */
+    public static DumpSession attach(int pid, OpenOptions options) throws TargetException {
+        LiveProcess process = LiveProcess.open(pid);
+        try {
+            Target target = new TargetOpener(ProfileLoader.builtIn()).open(process, process.mappedFiles(), options.module());
+            return new DumpSession("live process", process.describe(), target, Map.of(), options, process);
+        } catch (TargetException e) {
+            TargetException said = new TargetException(e.kind(), e.kind() == TargetException.Kind.NOT_A_RUNTIME ? notDotNet(process)
+                    : process.describe() + ": " + e.getMessage(), e);
+            process.close();
+            throw said;
+        } catch (RuntimeException | Error e) {
+            process.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens any other process image — an emulated process, a memory source of your own — given its memory and its
+     * file mappings (where the runtime module is). Closing the session does not close {@code memory}.
+     *
+     * @param format     what the image is, for messages (e.g. {@code "emulated process"})
+     * @param name       its name, for messages
+     * @param typeNames  type names the image carries (MethodTable → name), empty when none
+     */
+    public static DumpSession of(Memory memory, List<MappedFile> files, String format, String name, Map<Long, String> typeNames,
+                                 OpenOptions options) throws TargetException {
+        Target target = new TargetOpener(ProfileLoader.builtIn()).open(memory, files, options.module());
+        return new DumpSession(format, name, target, typeNames, options, () -> { });
+    }
+
+    /** Finds the runtime in an opened file; the file is closed when that fails. */
+    @FunctionalInterface
+    private interface RuntimeFinder {
+        Target find() throws TargetException;
+    }
+
+    private static DumpSession opened(AutoCloseable file, RuntimeFinder finder, String format, Path path, Map<Long, String> typeNames,
+                                      OpenOptions options) throws IOException, TargetException {
+        try {
+            return new DumpSession(format, String.valueOf(path.getFileName()), finder.find(), typeNames, options, file);
+        } catch (TargetException | RuntimeException | Error e) {
+            DumpSession.closeQuietly(file, e);
+            throw e;
+        }
+    }
+
+    /** Why a process is not .NET: which modules were looked at, and whether a libcoreclr.so is there at all. */
+    private static String notDotNet(LiveProcess process) {
+        long files = process.mappedFiles().stream().filter(f -> f.fileOffset() == 0).map(MappedFile::path).distinct().count();
+        boolean coreclr = process.mappedFiles().stream().anyMatch(f -> f.path().endsWith("/libcoreclr.so"));
+        return process.describe() + " is not a .NET process: " + (coreclr
+                ? "it maps libcoreclr.so, but no mapped module exports g_dacTable (the runtime is not CoreCLR 8/9/10, or not started yet)"
+                : "no libcoreclr.so in its maps, and none of its " + files + " mapped files is a single-file host with the runtime linked in (exports g_dacTable)");
+    }
+}
