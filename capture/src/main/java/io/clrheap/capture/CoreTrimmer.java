@@ -24,6 +24,9 @@ import java.util.Locale;
  *
  * <p>The output is written in one pass: header, program headers and notes where they were, then the kept memory in
  * program-header order at page-aligned offsets (gABI: {@code p_offset ≡ p_vaddr mod p_align} is kept).
+ *
+ * <p>Long because trimming is one streaming pass: choosing the kept ranges, blanking the environment and rewriting the
+ * core share the parsed program headers and the output offsets.
  */
 public final class CoreTrimmer {
 

@@ -3,14 +3,11 @@ package io.clrheap.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.EeHeapReport;
-import io.clrheap.walker.report.HandleInfo;
 import io.clrheap.walker.report.HandleTableWalker;
-import io.clrheap.walker.report.ProblemCollector;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.live.LiveProcess;
 import io.clrheap.walker.source.live.LiveProcessException;
@@ -21,14 +18,11 @@ import io.clrheap.walker.OpenOptions;
 import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.heap.Problem;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -311,10 +305,10 @@ final class WalkCommand implements Callable<Integer> {
                 return 0;
             }
             if (report.handles) {
-                return handles(out, target, heap);
+                return HandleReport.print(out, json, new HandleTableWalker(target, heap.heaps().size()));
             }
             if (report.verify) {
-                return verify(out, target, walker, heap);
+                return VerifyReport.run(out, json, target, walker, heap, parallel);
             }
             return stat(out, err, walker, heap, typeNames);
         }
@@ -363,78 +357,7 @@ final class WalkCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int handles(PrintWriter out, Target target, DiscoveredHeap heap) {
-        HandleTableWalker walker = new HandleTableWalker(target, heap.heaps().size());
-        List<HandleInfo> handles = walker.handles();
-        Map<String, Integer> counts = new TreeMap<>();
-        handles.forEach(h -> counts.merge(h.typeName(), 1, Integer::sum));
-        if (json) {
-            ObjectNode root = JsonNodeFactory.instance.objectNode();
-            ObjectNode byType = root.putObject("counts");
-            counts.forEach(byType::put);
-            ArrayNode list = root.putArray("handles");
-            for (HandleInfo h : handles) {
-                ObjectNode hj = list.addObject();
-                hj.put("handle", "0x" + Long.toHexString(h.handle()));
-                hj.put("type", h.typeName());
-                hj.put("target", "0x" + Long.toHexString(h.target()));
-                if (h.secondary() != 0) {
-                    hj.put("secondary", "0x" + Long.toHexString(h.secondary()));
-                }
-                hj.put("table", h.table());
-            }
-            ArrayNode problems = root.putArray("problems");
-            walker.problems().forEach(p -> problems.add(p.describe()));
-            printJson(out, root);
-            return 0;
-        }
-        out.println("Handles by type:");
-        counts.forEach((type, n) -> out.printf("  %-24s %,8d%n", type, n));
-        out.printf("  %-24s %,8d%n", "total", handles.size());
-        out.println();
-        out.printf("%-18s %-22s %-18s %-18s %s%n", "handle", "type", "target", "secondary", "table");
-        for (HandleInfo h : handles) {
-            out.printf("0x%-16x %-22s 0x%-16x %-18s %d%n", h.handle(), h.typeName(), h.target(),
-                    h.secondary() == 0 ? "" : "0x" + Long.toHexString(h.secondary()), h.table());
-        }
-        walker.problems().forEach(p -> out.println("problem: " + p.describe()));
-        return 0;
-    }
-
-    private int verify(PrintWriter out, Target target, HeapWalker walker, DiscoveredHeap heap) throws InterruptedException {
-        ProblemCollector all = new ProblemCollector();
-        heap.problems().forEach(all::problem);
-        // the handle tables too: a handle is a root, and a chain of their segments can loop like a region list
-        HandleTableWalker handles = new HandleTableWalker(target, heap.heaps().size());
-        try {
-            handles.handles();
-        } catch (io.clrheap.memory.MissingMemoryException e) {
-            all.problem(new Problem(io.clrheap.walker.heap.ProblemKind.UNREADABLE_STRUCTURE, e.address(), "handle tables",
-                    "the handle table map cannot be read: " + e.getMessage()));
-        }
-        handles.problems().forEach(all::problem);
-        walker.walkRegions(ProblemCollector::new, all::merge, parallel);
-        if (json) {
-            ObjectNode root = JsonNodeFactory.instance.objectNode();
-            root.put("objects", all.objects());
-            root.put("problems", all.total());
-            ArrayNode list = root.putArray("list");
-            for (Problem p : all.problems()) {
-                ObjectNode pj = list.addObject();
-                pj.put("kind", p.kind().name());
-                pj.put("address", "0x" + Long.toHexString(p.address()));
-                pj.put("region", p.region());
-                pj.put("detail", p.detail());
-            }
-            printJson(out, root);
-        } else {
-            all.problems().forEach(p -> out.println(p.describe()));
-            out.printf("%,d objects walked, %,d problem%s%n", all.objects(), all.total(), all.total() == 1 ? "" : "s");
-        }
-        return all.total() == 0 ? 0 : 1;
-    }
-
-    private static void printJson(PrintWriter out, ObjectNode node) {
+    static void printJson(PrintWriter out, ObjectNode node) {
         try {
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node));
         } catch (IOException e) {

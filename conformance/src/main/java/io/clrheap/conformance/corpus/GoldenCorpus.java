@@ -53,6 +53,9 @@ import java.util.concurrent.Future;
  * scenario's own heaps and seed; the same {@link FixtureWriter}), so it is byte-identical on every build. The corpus
  * owns its {@code <runtime>-<gc>} folders and {@code corpus.tsv}; anything else in its folder (a README) is left alone.
  * Fixtures are built {@code jobs} at a time; the result does not depend on it.
+ *
+ * <p>Long because the corpus's three operations (write, check, update) share its index, its folder layout and the
+ * comparison of one fixture with its committed files.
  */
 public final class GoldenCorpus {
 

@@ -41,6 +41,10 @@ import java.util.Set;
  * its {@code variants} for the GC flavour asked for. A later layer adds or replaces fields; {@code null}
  * removes a field or a structure. The result is validated as a whole: every error names the file (and
  * variant) the offending entry came from, the structure and the field.
+ *
+ * <p>Long because the layers (baseline, file, variant), their merge rules and the validation of the result share one
+ * record of where each entry came from (file, variant, structure, field) that every error message names; split, each part
+ * would have to carry it.
  */
 public final class ProfileLoader {
 

@@ -49,6 +49,9 @@ import net.bytebuddy.matcher.ElementMatchers;
  * <p>Binding fails at once, with the profile, structure, field and method named, when a non-optional field
  * is missing or a method's type cannot hold the field. One factory belongs to one target; factories of
  * different runtime versions coexist in one JVM.
+ *
+ * <p>Long because the read-only view and its writable twin are generated from the same binding checks and the same
+ * per-method code templates: one generator, whose halves would otherwise duplicate them.
  */
 public final class ViewFactory {
 

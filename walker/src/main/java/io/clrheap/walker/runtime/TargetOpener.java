@@ -35,6 +35,9 @@ import java.util.Optional;
  * itself ({@code DotNetRuntimeInfo}, else the length of {@code g_dacTable}; on Windows, where exports have no size,
  * else the contract descriptor: see {@link #openWindows}), loads the matching profile and validates it on the dump.
  * An unknown build is refused, never walked with a guessed profile. Facts: docs/reference/discovery.md sections 2-4.
+ *
+ * <p>Long because the Linux path (file mappings, ELF dynamic symbols) and the Windows path (minidump module list, PE
+ * exports, contract descriptor) end in the same identification and validation steps, which they share here.
  */
 public final class TargetOpener {
 

@@ -29,6 +29,9 @@ import java.util.function.Supplier;
  * skipped. A bad object is reported as a {@link Problem} and the walk resumes at the next word that starts a
  * plausible object (a MethodTable already seen valid, fitting in the region) or the end of the next allocation
  * context, whichever comes first; it never loops and allocates nothing per object.
+ *
+ * <p>Long because the per-object loop, the resynchronisation after a bad object and the skipping of allocation contexts
+ * are one hot path: in one class the JIT compiles and inlines them as a unit (BENCHMARKS.md measures it).
  */
 public final class HeapWalker {
 

@@ -1,0 +1,53 @@
+package io.clrheap.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.report.HandleTableWalker;
+import io.clrheap.walker.report.ProblemCollector;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.walk.HeapWalker;
+import java.io.PrintWriter;
+
+/** {@code walk --verify}: every problem discovery, the handle tables and the walk met; exit code 1 when there is any. */
+final class VerifyReport {
+
+    private VerifyReport() {
+    }
+
+    static int run(PrintWriter out, boolean json, Target target, HeapWalker walker, DiscoveredHeap heap, int parallel) throws InterruptedException {
+        ProblemCollector all = new ProblemCollector();
+        heap.problems().forEach(all::problem);
+        // the handle tables too: a handle is a root, and a chain of their segments can loop like a region list
+        HandleTableWalker handles = new HandleTableWalker(target, heap.heaps().size());
+        try {
+            handles.handles();
+        } catch (io.clrheap.memory.MissingMemoryException e) {
+            all.problem(new Problem(io.clrheap.walker.heap.ProblemKind.UNREADABLE_STRUCTURE, e.address(), "handle tables",
+                    "the handle table map cannot be read: " + e.getMessage()));
+        }
+        handles.problems().forEach(all::problem);
+        walker.walkRegions(ProblemCollector::new, all::merge, parallel);
+        if (json) {
+            ObjectNode root = JsonNodeFactory.instance.objectNode();
+            root.put("objects", all.objects());
+            root.put("problems", all.total());
+            ArrayNode list = root.putArray("list");
+            for (Problem p : all.problems()) {
+                ObjectNode pj = list.addObject();
+                pj.put("kind", p.kind().name());
+                pj.put("address", "0x" + Long.toHexString(p.address()));
+                pj.put("region", p.region());
+                pj.put("detail", p.detail());
+            }
+            WalkCommand.printJson(out, root);
+        } else {
+            all.problems().forEach(p -> out.println(p.describe()));
+            out.printf("%,d objects walked, %,d problem%s%n", all.objects(), all.total(), all.total() == 1 ? "" : "s");
+        }
+        return all.total() == 0 ? 0 : 1;
+    }
+
+}
