@@ -2,7 +2,7 @@ package io.clrheap.capture.snapshot;
 
 /**
  * The events of the Microsoft-Windows-DotNETRuntime provider that the GC heap snapshot reads, by event id
- * (dotnet/runtime src/coreclr/vm/ClrEtwAll.man).
+ * (https://github.com/dotnet/runtime/blob/main/src/coreclr/vm/ClrEtwAll.man; docs/diagnostics-ipc.md section 8).
  */
 final class RuntimeEvents {
 
