@@ -21,7 +21,7 @@ final class RuntimeEvents {
     static final int GC_PER_HEAP_HISTORY = 204;
     static final int GC_GLOBAL_HEAP_HISTORY = 205;
 
-    /** GCRootKind (ClrEtwAll.man GCRootKindMap). */
+    /** GCRootKind (the manifest's GCRootKindMap; docs/diagnostics-ipc.md section 8). */
     static String rootKind(int kind) {
         return switch (kind) {
             case 0 -> "Stack";
