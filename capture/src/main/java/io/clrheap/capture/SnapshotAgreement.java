@@ -16,7 +16,7 @@ import java.util.List;
  */
 record SnapshotAgreement(long checked, long found, long firstMismatch) {
 
-    /** The GC's mark and pinned bits in the MethodTable word (docs/reference/walker-semantics.md §24). */
+    /** The GC's mark and pinned bits in the MethodTable word (docs/reference/walker-semantics.md section 7, item 24). */
     private static final long MARK_BITS = 7;
     /** Objects allowed to disagree: none in a consistent capture; a few for objects a finalizer thread touched. */
     private static final double MISMATCH_ALLOWED = 0.01;

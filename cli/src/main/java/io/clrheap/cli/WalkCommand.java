@@ -39,8 +39,9 @@ import picocli.CommandLine.Option;
             "a Windows x64 minidump, or a clrheap fixture bundle (.clrheap.tar.xz).",
             "The runtime build and GC flavour are read from the dump itself.",
             "With --emulate, the walk is over an emulated process instead, built in memory from a scenario;",
-            "--in-process then finds its heap the source article's way: a thread's allocation context -> gc_reserved_1",
-            "-> GCHeap -> vtable slot 69 DiagDescrGenerations, called as a native function, and the frozen segment list.",
+            "--in-process then finds its heap the source article's way (docs/reference/clr-layouts.md section 1):",
+            "a thread's allocation context -> gc_reserved_1 -> GCHeap -> vtable slot 69 DiagDescrGenerations,",
+            "called as a native function, and the frozen segment list.",
             "With --pid, the walk reads a running Linux process's memory (process_vm_readv) with the same discovery;",
             "--suspend stops every thread of it (ptrace) for the walk and resumes them after, also on errors and Ctrl-C."},
         footer = {

@@ -17,9 +17,9 @@ import java.util.Map;
  * without are decoded; every event's metadata id must be defined by a metadata record of the stream. Stacks and
  * sequence points are skipped. The events come back sorted by timestamp.
  *
- * <p>Format: microsoft/perfview src/TraceEvent/EventPipe/NetTraceFormat_v5.md. Every size and count read from the
- * stream is checked against {@link NettraceLimits} before anything is allocated for it; a truncated or corrupt stream
- * is a {@link NettraceFormatException} naming the byte offset.
+ * <p>Format: docs/diagnostics-ipc.md section 7; https://github.com/microsoft/perfview/blob/main/src/TraceEvent/EventPipe/NetTraceFormat_v5.md.
+ * Every size and count read from the stream is checked against {@link NettraceLimits} before anything is allocated
+ * for it; a truncated or corrupt stream is a {@link NettraceFormatException} naming the byte offset.
  */
 public final class NettraceReader {
 
@@ -29,7 +29,7 @@ public final class NettraceReader {
     static final int TAG_BEGIN_PRIVATE_OBJECT = 5;
     static final int TAG_END_OBJECT = 6;
 
-    /** Compressed header flag bits (NetTraceFormat_v5.md, "Header compression"). */
+    /** Compressed header flag bits (the nettrace format, "Header compression": docs/diagnostics-ipc.md section 7). */
     static final int FLAG_METADATA_ID = 1;
     static final int FLAG_CAPTURE_THREAD_AND_SEQUENCE = 2;
     static final int FLAG_THREAD_ID = 4;

@@ -9,9 +9,9 @@ import java.util.Map;
 
 /**
  * The cDAC contract descriptor a .NET 9/10 runtime exports as {@code DotNetRuntimeContractDescriptor}
- * (contract-descriptor.md): magic, flags, the compact JSON (types with field offsets, globals, contracts, in the
- * runtime's own names), and the pointer data that indirect globals index. Holds what a walker reads through a
- * thread (Thread, ThreadStore, the allocation contexts), the object model, and the ThreadStore and
+ * (docs/reference/clr-layouts.md section 13): magic, flags, the compact JSON (types with field offsets, globals,
+ * contracts, in the runtime's own names), and the pointer data that indirect globals index. Holds what a walker
+ * reads through a thread (Thread, ThreadStore, the allocation contexts), the object model, and the ThreadStore and
  * FreeObjectMethodTable globals.
  */
 final class ContractDescriptorBuilder {

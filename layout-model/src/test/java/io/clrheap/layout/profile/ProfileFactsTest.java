@@ -167,7 +167,7 @@ class ProfileFactsTest {
         for (var p : all) {
             switch (p.certainty()) {
                 case DUMP -> assertThat(p.sourceKey()).as(p.describe()).matches("[ED]:.*");
-                case SOURCE -> assertThat(p.citation()).as(p.describe()).containsPattern("dotnet/(runtime|diagnostics):");
+                case SOURCE -> assertThat(p.citation()).as(p.describe()).containsPattern("dotnet/(runtime|diagnostics)(:|/blob/)");
                 case INFERRED -> assertThat(p.citation()).as(p.describe()).isNotBlank();
             }
         }

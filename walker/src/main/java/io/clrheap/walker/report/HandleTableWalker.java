@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Enumerates the GC handles (GC.md's handle enumeration; docs/reference/clr-layouts.md section 12): handle table map chain →
+ * Enumerates the GC handles (the cDAC GC contract's handle enumeration, docs/reference/clr-layouts.md section 12): handle table map chain →
  * buckets → one HandleTable per heap → segment chain → per handle type, the circular block chain from
  * {@code rgAllocation[rgTail[type]]} → the 64 slots of each block. A non-zero slot is a handle; a dependent
  * handle's secondary is in the block's user-data block. Every chain is bounded and cycle-checked.

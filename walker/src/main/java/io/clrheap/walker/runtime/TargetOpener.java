@@ -406,7 +406,7 @@ public final class TargetOpener {
             if (address.isEmpty()) {
                 return Optional.empty();
             }
-            // the descriptor's layout is the same in every version that has one (contract-descriptor.md)
+            // the descriptor's layout is the same in every version that has one (docs/reference/clr-layouts.md section 13)
             RuntimeLayout layout = profiles.load(RuntimeVersion.NET9, GcFlavor.WORKSTATION);
             ContractDescriptor d = new ViewFactory(layout).view(ContractDescriptor.class, memory, address.get());
             if (d.magic() != layout.constant("contract_descriptor.magic")) {
