@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import io.clrheap.emulator.types.TypeSystem;
-import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.emulator.types.AssemblyFile;
 import io.clrheap.emulator.gc.HeapBuilder;
 import io.clrheap.emulator.gc.GcStructureWriter;
@@ -19,6 +19,13 @@ import io.clrheap.emulator.gc.GcStatics;
 import io.clrheap.emulator.gc.HandleTableBuilder;
 import io.clrheap.emulator.threads.ThreadBuilder;
 import io.clrheap.emulator.globals.RuntimeGlobals;
+import io.clrheap.emulator.module.Platform;
+import io.clrheap.emulator.process.BumpAllocator;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.process.ProcessLayout;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.truth.GroundTruth;
 
 /**
  * Builds an {@link EmulatedRuntime} from a {@link Scenario}: the runtime module with its {@code g_dacTable} and GC

@@ -2,7 +2,7 @@ package io.clrheap.emulator.calls;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.gc.GcStatics;
-import io.clrheap.emulator.ProcessLayout;
+import io.clrheap.emulator.process.ProcessLayout;
 import io.clrheap.memory.WritableMemory;
 import io.clrheap.process.NativeCallException;
 import io.clrheap.process.NativeCallback;

@@ -7,8 +7,8 @@ import io.clrheap.layout.view.Generation;
 import io.clrheap.layout.view.HeapSegment;
 import io.clrheap.layout.view.ServerHeap;
 import java.util.List;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.globals.RuntimeGlobals;
 
 /**

@@ -5,13 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import io.clrheap.emulator.types.TypeSystem;
-import io.clrheap.emulator.types.TypeDef;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.ProcessLayout;
-import io.clrheap.emulator.Scenario;
-import io.clrheap.emulator.Step;
-import io.clrheap.emulator.Feature;
+import io.clrheap.emulator.scenario.TypeDef;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.process.ProcessLayout;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.scenario.Feature;
 
 /**
  * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), a new

@@ -16,8 +16,8 @@ import java.util.Map;
 import io.clrheap.emulator.types.TypeSystem;
 import io.clrheap.emulator.gc.HeapBuilder;
 import io.clrheap.emulator.gc.GcStatics;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.ProcessLayout;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.process.ProcessLayout;
 
 /**
  * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a

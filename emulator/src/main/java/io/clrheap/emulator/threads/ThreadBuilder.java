@@ -8,15 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import io.clrheap.emulator.types.TypeSystem;
-import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.emulator.gc.HeapBuilder;
 import io.clrheap.emulator.globals.RuntimeGlobals;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.ProcessLayout;
-import io.clrheap.emulator.Scenario;
-import io.clrheap.emulator.Step;
-import io.clrheap.emulator.Feature;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.process.ProcessLayout;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.scenario.Feature;
 
 /**
  * The runtime's threads: native {@code Thread} objects linked in the thread store, each allocating gen0 objects

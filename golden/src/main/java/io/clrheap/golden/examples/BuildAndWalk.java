@@ -2,9 +2,9 @@ package io.clrheap.golden.examples;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
-import io.clrheap.emulator.Step;
-import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
