@@ -43,6 +43,6 @@ public record EmulatedRuntime(Scenario scenario, RuntimeLayout layout, AddressSp
      * memory. The session writes into a copy of the pages it changes: the process stays as built.
      */
     public NativeCalls nativeCalls() {
-        return new EmulatedCalls(this);
+        return new EmulatedCalls(layout, memory, gcStatics);
     }
 }

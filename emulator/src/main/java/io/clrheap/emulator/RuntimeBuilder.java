@@ -112,7 +112,7 @@ public final class RuntimeBuilder {
         threads.allocateGen0(random);
         runProgram(scenario, types, heaps, threads, random);
         threads.placeContextEdgeCases();
-        long heapArray = new GcStructureWriter(process, globals, heaps.heaps()).write();
+        long heapArray = new GcStructureWriter(process, globals.vtable(), globals.gcStatic("generation_table"), heaps.heaps()).write();
         threads.writeStructures();
         HandleTableBuilder handles = new HandleTableBuilder(process);
         long handleTableMap = handles.build(heaps.heaps().size(), scenario.handlesPerKind(), random);

@@ -9,7 +9,6 @@ import io.clrheap.layout.view.ServerHeap;
 import java.util.List;
 import io.clrheap.emulator.process.Process;
 import io.clrheap.emulator.truth.GroundTruth;
-import io.clrheap.emulator.globals.RuntimeGlobals;
 
 /**
  * The structures the GC keeps about its heaps, written once the heaps are laid out, as the real build has them: a
@@ -19,13 +18,21 @@ import io.clrheap.emulator.globals.RuntimeGlobals;
 public final class GcStructureWriter {
 
     private final Process process;
-    private final RuntimeGlobals globals;
+    /** The IGCHeap vtable every GCHeap object points to. */
+    private final long gcHeapVtable;
+    /** The GC's static generation_table in the runtime module: workstation GC's one generation table. */
+    private final long staticGenerationTable;
     private final RuntimeLayout layout;
     private final List<HeapBuilder.Heap> heaps;
 
-    public GcStructureWriter(Process process, RuntimeGlobals globals, List<HeapBuilder.Heap> heaps) {
+    /**
+     * @param gcHeapVtable          the IGCHeap vtable in the runtime module
+     * @param staticGenerationTable the module's static {@code generation_table} (workstation GC's)
+     */
+    public GcStructureWriter(Process process, long gcHeapVtable, long staticGenerationTable, List<HeapBuilder.Heap> heaps) {
         this.process = process;
-        this.globals = globals;
+        this.gcHeapVtable = gcHeapVtable;
+        this.staticGenerationTable = staticGenerationTable;
         this.layout = process.layout();
         this.heaps = heaps;
     }
@@ -44,10 +51,10 @@ public final class GcStructureWriter {
                 memory.writePointer(heapArray + 8L * heap.index, heap.gcHeap);
             } else {
                 heap.gcHeapObject = process.allocateNative("GCHeap", 8);
-                heap.generationTable = globals.gcStatic("generation_table");
+                heap.generationTable = staticGenerationTable;
             }
             GcHeap.Writable gcHeapObject = process.views().view(GcHeap.Writable.class, memory, heap.gcHeapObject);
-            gcHeapObject.vtable(globals.vtable());
+            gcHeapObject.vtable(gcHeapVtable);
             if (server) {
                 gcHeapObject.genGcHeap(heap.gcHeap);
             }
