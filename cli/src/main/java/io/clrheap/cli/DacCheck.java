@@ -2,9 +2,9 @@ package io.clrheap.cli;
 
 import io.clrheap.dac.DacCrashException;
 import io.clrheap.dac.DacEngine;
-import io.clrheap.dac.DacException;
+import io.clrheap.dac.library.DacException;
 import io.clrheap.dac.DacLocator;
-import io.clrheap.dac.DacWalkKind;
+import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.generator.answer.AnswerKeyCheck;
 import io.clrheap.generator.answer.DacAnswerKeyCheck;
 import io.clrheap.walker.runtime.Target;

@@ -1,10 +1,10 @@
 package io.clrheap.cli;
 
 import io.clrheap.dac.DacEngine;
-import io.clrheap.dac.DacException;
+import io.clrheap.dac.library.DacException;
 import io.clrheap.dac.DacHeap;
 import io.clrheap.dac.DacLocator;
-import io.clrheap.dac.DacWalkKind;
+import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.generator.answer.AddressOrderedObjects;
 import io.clrheap.conformance.Fixture;
 import io.clrheap.walker.report.TypeNames;

@@ -2,8 +2,8 @@ package io.clrheap.golden.bench;
 
 import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.dac.DacEngine;
-import io.clrheap.dac.DacException;
-import io.clrheap.dac.DacWalkKind;
+import io.clrheap.dac.library.DacException;
+import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.dac.TestDac;
 import io.clrheap.emulator.scenario.Feature;
 import io.clrheap.emulator.scenario.Scenario;
