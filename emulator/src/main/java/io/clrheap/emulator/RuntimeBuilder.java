@@ -14,6 +14,7 @@ import io.clrheap.emulator.types.TypeSystem;
 import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.emulator.types.AssemblyFile;
 import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.gc.Heap;
 import io.clrheap.emulator.gc.GcStructureWriter;
 import io.clrheap.emulator.gc.GcStatics;
 import io.clrheap.emulator.gc.HandleTableBuilder;
@@ -149,11 +150,11 @@ public final class RuntimeBuilder {
                                 case LOH -> 3;
                                 default -> 4;
                             };
-                            List<HeapBuilder.Heap> all = heaps.heaps();
+                            List<Heap> all = heaps.heaps();
                             TypeSystem.Placed placed = types.placed(type);
                             Step.Lengths.Sampler lengths = a.lengths().sampler(random);
                             for (long i = 0; i < a.count(); i++) {
-                                HeapBuilder.Heap heap = a.heap() >= 0 ? all.get(a.heap()) : all.get((int) (i % all.size()));
+                                Heap heap = a.heap() >= 0 ? all.get(a.heap()) : all.get((int) (i % all.size()));
                                 long count = type.hasComponents() ? lengths.next() : 0;
                                 boolean dies = a.dies() > 0 && random.nextDouble() < a.dies();
                                 heaps.place(heap, generation, placed, count, dies);

@@ -23,13 +23,13 @@ public final class GcStructureWriter {
     /** The GC's static generation_table in the runtime module: workstation GC's one generation table. */
     private final long staticGenerationTable;
     private final RuntimeLayout layout;
-    private final List<HeapBuilder.Heap> heaps;
+    private final List<Heap> heaps;
 
     /**
      * @param gcHeapVtable          the IGCHeap vtable in the runtime module
      * @param staticGenerationTable the module's static {@code generation_table} (workstation GC's)
      */
-    public GcStructureWriter(Process process, long gcHeapVtable, long staticGenerationTable, List<HeapBuilder.Heap> heaps) {
+    public GcStructureWriter(Process process, long gcHeapVtable, long staticGenerationTable, List<Heap> heaps) {
         this.process = process;
         this.gcHeapVtable = gcHeapVtable;
         this.staticGenerationTable = staticGenerationTable;
@@ -43,7 +43,7 @@ public final class GcStructureWriter {
         boolean server = process.server();
         long stride = layout.type("generation").size().orElseThrow();
         long heapArray = server ? process.nativeHeap().allocate(8L * heaps.size(), 16) : 0;
-        for (HeapBuilder.Heap heap : heaps) {
+        for (Heap heap : heaps) {
             if (server) {
                 heap.gcHeap = process.allocateNative("gc_heap", 0x40);
                 heap.gcHeapObject = process.allocateNative("GCHeap", 16);
@@ -58,18 +58,18 @@ public final class GcStructureWriter {
             if (server) {
                 gcHeapObject.genGcHeap(heap.gcHeap);
             }
-            HeapBuilder.RegionState gen0 = heap.gen0();
+            RegionState gen0 = heap.gen0();
             heap.allocAllocated = gen0.cursor;
             heap.finalizeQueue = finalizeQueue();
-            for (List<HeapBuilder.RegionState> list : heap.generations) {
-                for (HeapBuilder.RegionState r : list) {
+            for (List<RegionState> list : heap.generations) {
+                for (RegionState r : list) {
                     r.descriptor = r.frozen ? process.allocateNative("heap_segment", 0x40)
                             : process.bookkeeping().allocate(layout.type("heap_segment").size().orElseThrow(), 8);
                 }
             }
             heap.ephemeralSegment = gen0.descriptor;
             for (int g = 0; g < 5; g++) {
-                List<HeapBuilder.RegionState> list = heap.generations.get(g);
+                List<RegionState> list = heap.generations.get(g);
                 for (int i = 0; i < list.size(); i++) {
                     writeDescriptor(heap, list.get(i), i + 1 < list.size() ? list.get(i + 1).descriptor : 0);
                 }
@@ -78,7 +78,7 @@ public final class GcStructureWriter {
                 generation.allocationSegment(list.get(list.size() - 1).descriptor);
                 generation.tailRegion(list.get(list.size() - 1).descriptor);
                 generation.genNum(g);
-                HeapBuilder.RegionState firstFrozen = list.stream().filter(r -> r.frozen).reduce((a, b) -> b).orElse(null);
+                RegionState firstFrozen = list.stream().filter(r -> r.frozen).reduce((a, b) -> b).orElse(null);
                 if (firstFrozen != null) {
                     // tail_ro_region: the first read-only segment ever inserted, the last of them in the list (insert_ro_segment)
                     generation.tailRoRegion(firstFrozen.descriptor);
@@ -98,7 +98,7 @@ public final class GcStructureWriter {
         return heapArray;
     }
 
-    private void writeDescriptor(HeapBuilder.Heap heap, HeapBuilder.RegionState r, long next) {
+    private void writeDescriptor(Heap heap, RegionState r, long next) {
         HeapSegment.Writable s = process.views().view(HeapSegment.Writable.class, process.memory(), r.descriptor);
         boolean ephemeral = r == heap.gen0();
         long commitStep = layout.constant("frozen_segment.commit_step");
