@@ -1,7 +1,7 @@
 package io.clrheap.cli;
 
 import io.clrheap.dac.DacEngine;
-import io.clrheap.dac.DacException;
+import io.clrheap.dac.library.DacException;
 import io.clrheap.dac.DacLocator;
 import io.clrheap.walker.runtime.Target;
 import java.io.IOException;

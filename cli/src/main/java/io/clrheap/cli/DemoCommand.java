@@ -2,7 +2,7 @@ package io.clrheap.cli;
 
 import io.clrheap.walker.Dumps;
 import io.clrheap.walker.DumpSession;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.answer.AnswerKeyCheck;
 import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.walker.heap.DiscoveredHeap;

@@ -2,7 +2,7 @@ package io.clrheap.cli;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.materialize.MaterializeException;
 import io.clrheap.generator.materialize.MaterializedProcess;
 import io.clrheap.layout.GcFlavor;

@@ -1,6 +1,6 @@
 package io.clrheap.cli;
 
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.ScenarioJson;
 import io.clrheap.emulator.Scenarios;
 import java.io.IOException;

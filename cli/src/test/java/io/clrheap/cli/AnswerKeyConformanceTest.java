@@ -4,7 +4,7 @@ import io.clrheap.walker.Dumps;
 import io.clrheap.walker.DumpSession;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.answer.AnswerKeyCheck;
 import io.clrheap.generator.fixture.FixtureFormat;

@@ -1,6 +1,7 @@
 package io.clrheap.dac;
 
 import java.util.Optional;
+import io.clrheap.dac.library.DacException;
 
 /** The DAC ended its process (SIGSEGV and the like) during a walk: which call it was in, and how the process ended. */
 public final class DacCrashException extends DacException {

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import io.clrheap.dac.library.DacException;
+import io.clrheap.dac.walk.DacWalkKind;
 
 /**
  * Microsoft's DAC as a reader of dumps: a {@code libmscordaccore.so} whose build is known, and the two heap walks

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import io.clrheap.dac.walk.DacWalkListener;
 
 /**
  * Everything a DAC walk answered, collected in the parent process: the GC's shape, the heaps with their regions, the

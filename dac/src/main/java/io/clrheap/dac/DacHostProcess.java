@@ -20,6 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import io.clrheap.dac.library.DacException;
+import io.clrheap.dac.walk.DacWalkKind;
+import io.clrheap.dac.walk.DacWalkListener;
 
 /**
  * Runs one DAC walk in a child JVM ({@link DacHost}) and hands what the DAC answered to a listener in this process.

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.clrheap.dac.library.DacException;
 
 /**
  * Finds the DAC for a dump the way a .NET user has one, in this order: the path given ({@code --dac}, a file or its

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.clrheap.dac.library.DacException;
+import io.clrheap.dac.walk.DacWalkKind;
 
 /** A DAC reads only dumps of its own build: the build comes from its sccsid string, a mismatch is refused by name. */
 class DacBuildTest {

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.clrheap.dac.walk.DacWalkKind;
 
 /**
  * A DAC that crashes takes only its child process: the caller gets a failed check naming the DAC call, and lives on.

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.clrheap.dac.library.DacException;
 
 /** Where the DAC is found without --dac, in the order a .NET user would expect, and what is said when it is not. */
 class DacLocatorTest {

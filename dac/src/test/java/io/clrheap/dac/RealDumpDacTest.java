@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.clrheap.dac.walk.DacWalkKind;
 
 /**
  * Microsoft's 9.0.1 DAC as a third referee on the real 9.0.1 dumps: both of its heap walks find every object of the

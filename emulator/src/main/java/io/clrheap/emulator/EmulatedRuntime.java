@@ -9,6 +9,9 @@ import io.clrheap.process.NativeCalls;
 import java.util.List;
 import java.util.Map;
 import io.clrheap.emulator.gc.GcStatics;
+import io.clrheap.emulator.module.Platform;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.truth.GroundTruth;
 
 /**
  * An emulated process: its memory, the runtime module's mappings (what /proc/PID/maps or an ELF core's NT_FILE
@@ -40,6 +43,6 @@ public record EmulatedRuntime(Scenario scenario, RuntimeLayout layout, AddressSp
      * memory. The session writes into a copy of the pages it changes: the process stays as built.
      */
     public NativeCalls nativeCalls() {
-        return new EmulatedCalls(this);
+        return new EmulatedCalls(layout, memory, gcStatics);
     }
 }

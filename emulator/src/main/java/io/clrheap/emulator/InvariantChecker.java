@@ -5,6 +5,7 @@ import io.clrheap.memory.Memory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import io.clrheap.emulator.truth.GroundTruth;
 
 /**
  * Checks what a heap must be to be walkable (docs/reference/clr-layouts.md section 17), on the ground truth and the memory of an

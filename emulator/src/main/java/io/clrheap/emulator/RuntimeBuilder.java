@@ -11,14 +11,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import io.clrheap.emulator.types.TypeSystem;
-import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.emulator.types.AssemblyFile;
 import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.gc.Heap;
 import io.clrheap.emulator.gc.GcStructureWriter;
 import io.clrheap.emulator.gc.GcStatics;
 import io.clrheap.emulator.gc.HandleTableBuilder;
 import io.clrheap.emulator.threads.ThreadBuilder;
 import io.clrheap.emulator.globals.RuntimeGlobals;
+import io.clrheap.emulator.module.Platform;
+import io.clrheap.emulator.process.BumpAllocator;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.process.ProcessLayout;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.truth.GroundTruth;
 
 /**
  * Builds an {@link EmulatedRuntime} from a {@link Scenario}: the runtime module with its {@code g_dacTable} and GC
@@ -105,7 +113,7 @@ public final class RuntimeBuilder {
         threads.allocateGen0(random);
         runProgram(scenario, types, heaps, threads, random);
         threads.placeContextEdgeCases();
-        long heapArray = new GcStructureWriter(process, globals, heaps.heaps()).write();
+        long heapArray = new GcStructureWriter(process, globals.vtable(), globals.gcStatic("generation_table"), heaps.heaps()).write();
         threads.writeStructures();
         HandleTableBuilder handles = new HandleTableBuilder(process);
         long handleTableMap = handles.build(heaps.heaps().size(), scenario.handlesPerKind(), random);
@@ -142,11 +150,11 @@ public final class RuntimeBuilder {
                                 case LOH -> 3;
                                 default -> 4;
                             };
-                            List<HeapBuilder.Heap> all = heaps.heaps();
+                            List<Heap> all = heaps.heaps();
                             TypeSystem.Placed placed = types.placed(type);
                             Step.Lengths.Sampler lengths = a.lengths().sampler(random);
                             for (long i = 0; i < a.count(); i++) {
-                                HeapBuilder.Heap heap = a.heap() >= 0 ? all.get(a.heap()) : all.get((int) (i % all.size()));
+                                Heap heap = a.heap() >= 0 ? all.get(a.heap()) : all.get((int) (i % all.size()));
                                 long count = type.hasComponents() ? lengths.next() : 0;
                                 boolean dies = a.dies() > 0 && random.nextDouble() < a.dies();
                                 heaps.place(heap, generation, placed, count, dies);

@@ -13,7 +13,10 @@ import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Set;
-import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.scenario.TypeDef;
+import io.clrheap.emulator.scenario.Feature;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
 
 /**
  * Scenarios as JSON (docs/scenarios.md): the same fields as {@link Scenario}, with the population counts grouped

@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.scenario.TypeDef;
+import io.clrheap.emulator.scenario.Feature;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
 
 /**
  * The built-in scenarios, by name: the default and one per edge case of docs/reference/walker-semantics.md section 7 that the

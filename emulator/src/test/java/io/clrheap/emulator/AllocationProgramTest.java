@@ -9,7 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.scenario.TypeDef;
+import io.clrheap.emulator.scenario.Feature;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.truth.GroundTruth;
 
 /** A scenario's allocation program: typed allocations where the step says, collections that sweep and promote. */
 class AllocationProgramTest {
@@ -165,55 +169,6 @@ class AllocationProgramTest {
     void aStepForAHeapTheScenarioDoesNotHaveIsRefused() {
         assertThatThrownBy(() -> Scenario.builder("x").heaps(2).allocate(new Step.Allocate("Node", 1, Step.Lengths.fixed(0), Step.Where.GEN2, 2, 0)).build())
                 .hasMessageContaining("heap 2: the scenario has 2 heap(s)");
-    }
-
-    @Test
-    void lengthsFollowTheirDistribution() {
-        java.util.Random random = new java.util.Random(1);
-        Step.Lengths logUniform = Step.Lengths.logUniform(0, 100_000);
-        long small = 0;
-        for (int i = 0; i < 10_000; i++) {
-            long n = logUniform.draw(random);
-            assertThat(n).isBetween(0L, 100_000L);
-            if (n < 1000) {
-                small++;
-            }
-        }
-        assertThat(small).isGreaterThan(5000); // many short, few long
-        assertThat(Step.Lengths.fixed(7).draw(random)).isEqualTo(7);
-        assertThatThrownBy(() -> Step.Lengths.uniform(5, 4)).hasMessageContaining("min <= max");
-    }
-
-    /** The log-uniform draw's shortcut truncates exactly as (long) Math.expm1 does, near integers and 0 included. */
-    @Test
-    void floorExpm1IsTruncatedExpm1() {
-        java.util.Random random = new java.util.Random(3);
-        for (long max : new long[] {1, 2, 64, 1024, 100_000, Integer.MAX_VALUE}) {
-            double span = Math.log1p(max);
-            for (int i = 0; i < 200_000; i++) {
-                double x = random.nextDouble() * span;
-                assertThat(Step.Lengths.floorExpm1(x)).as("x = %s", x).isEqualTo((long) Math.expm1(x));
-            }
-        }
-        for (long n = 0; n <= 5000; n++) {
-            // around each integer: the double nearest log1p(n) and its neighbours
-            double x = Math.log1p(n);
-            for (double y : new double[] {Math.nextDown(Math.nextDown(x)), Math.nextDown(x), x, Math.nextUp(x), Math.nextUp(Math.nextUp(x))}) {
-                if (y >= 0) {
-                    assertThat(Step.Lengths.floorExpm1(y)).as("x = %s", y).isEqualTo((long) Math.expm1(y));
-                }
-            }
-        }
-        assertThat(Step.Lengths.floorExpm1(0)).isZero();
-    }
-
-    @Test
-    void theGroundTruthKeepsTwentyThousandObjectsInFarLessThanAJavaObjectEach() {
-        EmulatedRuntime runtime = build(empty("compact").allocate(new Step.Allocate("System.Int32[]", 20_000, Step.Lengths.uniform(0, 100), Step.Where.GEN2, -1, 0)).build());
-        assertThat(runtime.groundTruth().objectCount()).isEqualTo(20_000);
-        long[] bytes = {0};
-        runtime.groundTruth().runsByAddress().forEach(r -> bytes[0] += r.data.length);
-        assertThat(bytes[0]).isLessThan(20_000 * 4L); // under 4 bytes an object (a long[] of addresses alone would be 8)
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import io.clrheap.emulator.truth.GroundTruth;
 
 /** Native calls into an emulated process: the GC's vtable functions an in-process walker calls, run over its memory. */
 class NativeCallsTest {

@@ -9,6 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.clrheap.emulator.scenario.Feature;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.truth.GroundTruth;
 
 class RuntimeBuilderTest {
 

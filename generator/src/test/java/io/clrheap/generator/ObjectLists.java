@@ -1,6 +1,6 @@
 package io.clrheap.generator;
 
-import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.runtime.Target;

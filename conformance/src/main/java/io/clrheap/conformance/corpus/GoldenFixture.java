@@ -20,7 +20,7 @@ public record GoldenFixture(String folder, String name) implements Comparable<Go
 
     /** A corpus folder's name: a runtime's short name and a GC flavour's id. */
     static final Pattern FOLDER = Pattern.compile("(net[0-9]+)-(server|workstation)");
-    /** A scenario's name, as {@link io.clrheap.emulator.Scenario} allows it: nothing that could leave the folder. */
+    /** A scenario's name, as {@link io.clrheap.emulator.scenario.Scenario} allows it: nothing that could leave the folder. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     /** The suffix of the folder of expected outputs. */
     public static final String EXPECTED_SUFFIX = ".expected";

@@ -1,6 +1,6 @@
 package io.clrheap.conformance.corpus;
 
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.conformance.Fixture;
 import io.clrheap.conformance.SuiteFixture;

@@ -2,7 +2,7 @@ package io.clrheap.conformance.corpus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.conformance.FixtureGlob;
 import io.clrheap.layout.GcFlavor;

@@ -4,10 +4,10 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.clrheap.dac.CallTrace;
+import io.clrheap.dac.library.CallTrace;
 import io.clrheap.dac.com.ComPointer;
 import io.clrheap.dac.com.Hresult;
-import io.clrheap.dac.sos.DacCallException;
+import io.clrheap.dac.library.DacCallException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

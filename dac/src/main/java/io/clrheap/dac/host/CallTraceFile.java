@@ -1,6 +1,6 @@
 package io.clrheap.dac.host;
 
-import io.clrheap.dac.CallTrace;
+import io.clrheap.dac.library.CallTrace;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;

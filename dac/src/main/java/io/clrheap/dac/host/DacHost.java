@@ -1,14 +1,14 @@
 package io.clrheap.dac.host;
 
-import io.clrheap.dac.CallTrace;
-import io.clrheap.dac.DacException;
-import io.clrheap.dac.DacLibrary;
-import io.clrheap.dac.DacWalkKind;
+import io.clrheap.dac.library.CallTrace;
+import io.clrheap.dac.library.DacException;
+import io.clrheap.dac.library.DacLibrary;
+import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.dac.dbi.DacDbi;
 import io.clrheap.dac.com.ComPointer;
-import io.clrheap.dac.sos.DacCallException;
+import io.clrheap.dac.library.DacCallException;
 import io.clrheap.dac.sos.SosDac;
-import io.clrheap.dac.sos.SosHeapWalk;
+import io.clrheap.dac.walk.SosHeapWalk;
 import io.clrheap.dac.target.ClrDataTarget;
 import io.clrheap.dac.target.CorDebugDataTarget;
 import io.clrheap.dac.target.TargetReads;

@@ -1,6 +1,6 @@
 package io.clrheap.dac.host;
 
-import io.clrheap.dac.DacWalkListener;
+import io.clrheap.dac.walk.DacWalkListener;
 import io.clrheap.dac.dbi.HeapObject;
 import io.clrheap.dac.sos.GcHeapData;
 import io.clrheap.dac.sos.GcHeapDetails;

@@ -6,7 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
-import io.clrheap.dac.CallTrace;
+import io.clrheap.dac.library.CallTrace;
 import io.clrheap.dac.com.ComPointer;
 import io.clrheap.dac.com.Guid;
 import io.clrheap.dac.com.Hresult;
@@ -17,6 +17,7 @@ import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.clrheap.dac.library.DacCallException;
 
 /**
  * The SOS interfaces of the DAC ({@code ISOSDacInterface}, {@code 8} and {@code 12}; method order from sospriv.idl,

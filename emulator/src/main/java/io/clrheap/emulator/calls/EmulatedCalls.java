@@ -1,8 +1,9 @@
 package io.clrheap.emulator.calls;
 
-import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.gc.GcStatics;
-import io.clrheap.emulator.ProcessLayout;
+import io.clrheap.emulator.process.ProcessLayout;
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.memory.Memory;
 import io.clrheap.memory.WritableMemory;
 import io.clrheap.process.NativeCallException;
 import io.clrheap.process.NativeCallback;
@@ -35,10 +36,17 @@ public final class EmulatedCalls implements NativeCalls {
     private long arenaNext = ProcessLayout.CALL_ARENA;
     private int depth;
 
-    public EmulatedCalls(EmulatedRuntime process) {
-        this.statics = process.gcStatics();
-        this.memory = new SessionMemory(process.memory());
-        this.gc = new EmulatedGcHeap(process.layout(), statics, memory, this);
+    /**
+     * A session over a built process.
+     *
+     * @param layout  the profile the process was built with
+     * @param process the process memory, left as it is: the session writes into copies of the pages it changes
+     * @param statics where the emulated GC's code and statics are
+     */
+    public EmulatedCalls(RuntimeLayout layout, Memory process, GcStatics statics) {
+        this.statics = statics;
+        this.memory = new SessionMemory(process);
+        this.gc = new EmulatedGcHeap(layout, statics, memory, this);
     }
 
     @Override

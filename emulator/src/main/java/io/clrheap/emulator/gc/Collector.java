@@ -1,8 +1,6 @@
 package io.clrheap.emulator.gc;
 
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.gc.HeapBuilder.Heap;
-import io.clrheap.emulator.gc.HeapBuilder.RegionState;
+import io.clrheap.emulator.truth.GroundTruth;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -7,9 +7,8 @@ import io.clrheap.layout.view.Generation;
 import io.clrheap.layout.view.HeapSegment;
 import io.clrheap.layout.view.ServerHeap;
 import java.util.List;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.globals.RuntimeGlobals;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.truth.GroundTruth;
 
 /**
  * The structures the GC keeps about its heaps, written once the heaps are laid out, as the real build has them: a
@@ -19,13 +18,21 @@ import io.clrheap.emulator.globals.RuntimeGlobals;
 public final class GcStructureWriter {
 
     private final Process process;
-    private final RuntimeGlobals globals;
+    /** The IGCHeap vtable every GCHeap object points to. */
+    private final long gcHeapVtable;
+    /** The GC's static generation_table in the runtime module: workstation GC's one generation table. */
+    private final long staticGenerationTable;
     private final RuntimeLayout layout;
-    private final List<HeapBuilder.Heap> heaps;
+    private final List<Heap> heaps;
 
-    public GcStructureWriter(Process process, RuntimeGlobals globals, List<HeapBuilder.Heap> heaps) {
+    /**
+     * @param gcHeapVtable          the IGCHeap vtable in the runtime module
+     * @param staticGenerationTable the module's static {@code generation_table} (workstation GC's)
+     */
+    public GcStructureWriter(Process process, long gcHeapVtable, long staticGenerationTable, List<Heap> heaps) {
         this.process = process;
-        this.globals = globals;
+        this.gcHeapVtable = gcHeapVtable;
+        this.staticGenerationTable = staticGenerationTable;
         this.layout = process.layout();
         this.heaps = heaps;
     }
@@ -36,7 +43,7 @@ public final class GcStructureWriter {
         boolean server = process.server();
         long stride = layout.type("generation").size().orElseThrow();
         long heapArray = server ? process.nativeHeap().allocate(8L * heaps.size(), 16) : 0;
-        for (HeapBuilder.Heap heap : heaps) {
+        for (Heap heap : heaps) {
             if (server) {
                 heap.gcHeap = process.allocateNative("gc_heap", 0x40);
                 heap.gcHeapObject = process.allocateNative("GCHeap", 16);
@@ -44,25 +51,25 @@ public final class GcStructureWriter {
                 memory.writePointer(heapArray + 8L * heap.index, heap.gcHeap);
             } else {
                 heap.gcHeapObject = process.allocateNative("GCHeap", 8);
-                heap.generationTable = globals.gcStatic("generation_table");
+                heap.generationTable = staticGenerationTable;
             }
             GcHeap.Writable gcHeapObject = process.views().view(GcHeap.Writable.class, memory, heap.gcHeapObject);
-            gcHeapObject.vtable(globals.vtable());
+            gcHeapObject.vtable(gcHeapVtable);
             if (server) {
                 gcHeapObject.genGcHeap(heap.gcHeap);
             }
-            HeapBuilder.RegionState gen0 = heap.gen0();
+            RegionState gen0 = heap.gen0();
             heap.allocAllocated = gen0.cursor;
             heap.finalizeQueue = finalizeQueue();
-            for (List<HeapBuilder.RegionState> list : heap.generations) {
-                for (HeapBuilder.RegionState r : list) {
+            for (List<RegionState> list : heap.generations) {
+                for (RegionState r : list) {
                     r.descriptor = r.frozen ? process.allocateNative("heap_segment", 0x40)
                             : process.bookkeeping().allocate(layout.type("heap_segment").size().orElseThrow(), 8);
                 }
             }
             heap.ephemeralSegment = gen0.descriptor;
             for (int g = 0; g < 5; g++) {
-                List<HeapBuilder.RegionState> list = heap.generations.get(g);
+                List<RegionState> list = heap.generations.get(g);
                 for (int i = 0; i < list.size(); i++) {
                     writeDescriptor(heap, list.get(i), i + 1 < list.size() ? list.get(i + 1).descriptor : 0);
                 }
@@ -71,7 +78,7 @@ public final class GcStructureWriter {
                 generation.allocationSegment(list.get(list.size() - 1).descriptor);
                 generation.tailRegion(list.get(list.size() - 1).descriptor);
                 generation.genNum(g);
-                HeapBuilder.RegionState firstFrozen = list.stream().filter(r -> r.frozen).reduce((a, b) -> b).orElse(null);
+                RegionState firstFrozen = list.stream().filter(r -> r.frozen).reduce((a, b) -> b).orElse(null);
                 if (firstFrozen != null) {
                     // tail_ro_region: the first read-only segment ever inserted, the last of them in the list (insert_ro_segment)
                     generation.tailRoRegion(firstFrozen.descriptor);
@@ -91,7 +98,7 @@ public final class GcStructureWriter {
         return heapArray;
     }
 
-    private void writeDescriptor(HeapBuilder.Heap heap, HeapBuilder.RegionState r, long next) {
+    private void writeDescriptor(Heap heap, RegionState r, long next) {
         HeapSegment.Writable s = process.views().view(HeapSegment.Writable.class, process.memory(), r.descriptor);
         boolean ephemeral = r == heap.gen0();
         long commitStep = layout.constant("frozen_segment.commit_step");

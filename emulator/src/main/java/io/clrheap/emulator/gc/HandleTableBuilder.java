@@ -8,7 +8,7 @@ import io.clrheap.layout.view.TableSegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import io.clrheap.emulator.Process;
+import io.clrheap.emulator.process.Process;
 
 /**
  * The handle tables (docs/reference/clr-layouts.md section 12): {@code g_HandleTableMap} → one bucket → one {@code HandleTable}

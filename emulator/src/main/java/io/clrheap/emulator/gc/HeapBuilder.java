@@ -5,121 +5,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import io.clrheap.emulator.types.TypeSystem;
-import io.clrheap.emulator.types.TypeDef;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.ProcessLayout;
-import io.clrheap.emulator.Scenario;
-import io.clrheap.emulator.Step;
-import io.clrheap.emulator.Feature;
+import io.clrheap.emulator.scenario.TypeDef;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.process.ProcessLayout;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.scenario.Feature;
 
 /**
  * The GC heaps: regions carved from the reserve range at basic-region alignment ({@code mem} = start + 0x28), a new
  * one whenever the current region of a generation is full; objects laid out in them (survivors in gen2/gen1 with the
  * dead ones as free objects, each LOH object after its 32-byte padding, POH objects, frozen string literals in a
  * read-only segment at the head of heap 0's gen2 list), gen0 handed out as allocation contexts; collections, which
- * sweep and promote regions, are run by {@link Collector}. The structures describing them are written by
- * {@link GcStructureWriter}.
+ * sweep and promote regions, are run by {@link Collector}. The objects themselves are written by {@link ObjectWriter},
+ * the structures describing the heaps by {@link GcStructureWriter}.
  *
  * <p>§N: item N of the edge-case list, docs/reference/walker-semantics.md section 7.
  */
 public final class HeapBuilder {
 
-    /** A region being filled. */
-    static final class RegionState {
-        final int heap;
-        int generation;   // 0..4; frozen segments are listed with gen2
-        final boolean frozen;
-        final long start;
-        final long mem;
-        final long reserved;
-        long cursor;
-        long descriptor;
-        /** Its objects, as ground-truth runs (direct placement and allocation contexts). */
-        final List<GroundTruth.Run> runs = new ArrayList<>();
-        /** The run direct placement appends to while it ends at the cursor. */
-        GroundTruth.Run current;
-        /** Swept by a collection, with nothing placed since. */
-        boolean swept;
-
-        /** Nothing to do for a sweep: swept before, nothing placed since, and nothing in it dies. */
-        boolean clean() {
-            return swept && runs.stream().allMatch(r -> r.dying == 0);
-        }
-
-        RegionState(int heap, int generation, boolean frozen, long start, long mem, long reserved) {
-            this.heap = heap;
-            this.generation = generation;
-            this.frozen = frozen;
-            this.start = start;
-            this.mem = mem;
-            this.reserved = reserved;
-            this.cursor = mem;
-        }
-
-        long room() {
-            return reserved - cursor;
-        }
-    }
-
-    /** An allocation context handed to a thread: [pointer, limit), limit + 24 reserved; its objects go to {@code run}. */
-    public static final class Context {
-        public long pointer;
-        public final long limit;
-        public final GroundTruth.Run run;
-
-        Context(long pointer, long limit, GroundTruth.Run run) {
-            this.pointer = pointer;
-            this.limit = limit;
-            this.run = run;
-        }
-    }
-
-    /** One heap: its regions per generation, and what discovery reads of it. */
-    public static final class Heap {
-        public final int index;
-        final List<List<RegionState>> generations = new ArrayList<>();
-        long gcHeap;
-        public long gcHeapObject;
-        long generationTable;
-        long allocAllocated;
-        long ephemeralSegment;
-        long finalizeQueue;
-
-        Heap(int index) {
-            this.index = index;
-            for (int g = 0; g < 5; g++) {
-                generations.add(new ArrayList<>());
-            }
-        }
-
-        /** The gen0 region allocation contexts come from (the ephemeral region). */
-        RegionState gen0() {
-            List<RegionState> gen0 = generations.get(0);
-            return gen0.get(gen0.size() - 1);
-        }
-
-        public long generationTable() {
-            return generationTable;
-        }
-
-        public long allocAllocated() {
-            return allocAllocated;
-        }
-
-        public long ephemeralSegment() {
-            return ephemeralSegment;
-        }
-
-        public long finalizeQueue() {
-            return finalizeQueue;
-        }
-    }
-
     static final int LOH = 3;
     private static final int POH = 4;
-    /** References written into reference fields point at one of these (frozen string literals never move nor die). */
-    private static final int REFERENCE_POOL = 4096;
 
     private final Process process;
     private final TypeSystem types;
@@ -135,19 +42,13 @@ public final class HeapBuilder {
     private final long lohThreshold;
     private final long padSize;
     private final long lengthOffset;
-    private final long charsOffset;
-    private final long freeBaseSize;
-    private final int freeType;
-    private final int paddingType;
+    /** Writes the objects and free objects. */
+    private final ObjectWriter objects;
     /** The frozen segment strings go to: the newest, at the head of heap 0's gen2 list. */
     private RegionState frozenSegment;
     private long nextFrozen = ProcessLayout.FROZEN_HEAP;
-    private final long[] referencePool = new long[REFERENCE_POOL];
-    private int referencePoolSize;
     /** The mixed population's types, placed. */
     private final TypeSystem.Placed[] mix;
-    /** 'a'..'z' over and over as UTF-16LE: the characters of every string, copied in one write. */
-    private static final byte[] CHARACTERS = characters(4096);
 
     public HeapBuilder(Process process, TypeSystem types, Random random) {
         this.process = process;
@@ -161,11 +62,7 @@ public final class HeapBuilder {
         this.lohThreshold = layout.constant("loh.threshold");
         this.padSize = layout.constant("loh.pad_size");
         this.lengthOffset = layout.offset("Array", "m_NumComponents");
-        this.charsOffset = layout.offset("String", "m_FirstChar");
-        this.freeBaseSize = layout.constant("free_object.base_size");
-        // a free object is an array of bytes after a 24-byte header: size = 24 + length (gc.cpp make_unused_array)
-        this.freeType = truth.typeIndex(types.freeMethodTable(), freeBaseSize, 1, GroundTruth.Kind.FREE);
-        this.paddingType = truth.typeIndex(types.freeMethodTable(), freeBaseSize, 1, GroundTruth.Kind.PADDING);
+        this.objects = new ObjectWriter(process, types);
         for (int h = 0; h < process.scenario().heaps(); h++) {
             heaps.add(new Heap(h));
         }
@@ -402,9 +299,7 @@ public final class HeapBuilder {
             }
             long at = writeObject(runAt(frozenSegment), placed, n, false);
             frozenSegment.cursor = frozenSegment.current.end;
-            if (referencePoolSize < REFERENCE_POOL) {
-                referencePool[referencePoolSize++] = at;
-            }
+            objects.referenceTarget(at);
         }
     }
 
@@ -441,77 +336,19 @@ public final class HeapBuilder {
 
     /** Writes an object at the end of {@code run} (its header slot before it stays zero), records it, and returns its address. */
     public long writeObject(GroundTruth.Run run, TypeSystem.Placed placed, long count, boolean dies) {
-        var memory = process.memory();
-        TypeDef spec = placed.def();
-        long at = run.end;
-        memory.writePointer(at, placed.methodTable());
-        if (spec.hasComponents()) {
-            memory.writeInt(at + lengthOffset, (int) count);
-        }
-        switch (spec.shape()) {
-            case STRING -> {
-                for (long c = 0; c < count; c += CHARACTERS.length / 2) {
-                    int chars = (int) Math.min(count - c, CHARACTERS.length / 2);
-                    memory.write(at + charsOffset + 2 * c, CHARACTERS, 0, 2 * chars);
-                }
-            }
-            case REFERENCE_ARRAY -> writeReferences(at + TypeDef.SZ_ARRAY_DATA_OFFSET, count);
-            case CLASS, BOXED -> writeReferences(at + 8, spec.pointerFields());
-            default -> {
-            }
-        }
-        truth.append(run, placed.truthType(), count, dies);
-        return at;
+        return objects.write(run, placed, count, dies);
     }
 
-    private static byte[] characters(int count) {
-        byte[] bytes = new byte[2 * count];
-        for (int c = 0; c < count; c++) {
-            bytes[2 * c] = (byte) ('a' + c % 26);
-        }
-        return bytes;
-    }
-
-    /** Reference slots: every other one points at a frozen string literal (when there are any), the rest are null. */
-    private void writeReferences(long first, long slots) {
-        if (referencePoolSize == 0) {
-            return;
-        }
-        for (long i = 0; i < slots; i += 2) {
-            process.memory().writePointer(first + 8 * i, referencePool[(int) Math.floorMod((first >>> 3) + i, (long) referencePoolSize)]);
-        }
-    }
-
-    /**
-     * A free object of {@code size} bytes at the end of {@code run}: the free MethodTable, then a full size_t of
-     * size - 24 (gc.cpp make_unused_array). A gap of 4 GiB or more becomes several free objects, each with a length
-     * that fits 32 bits, as make_unused_array splits it on 64-bit hosts (docs/reference/walker-semantics.md 1.4).
-     */
+    /** A free object of {@code size} bytes at the end of {@code run}, several from 4 GiB on ({@link ObjectWriter#writeFree}). */
     public void writeFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
-        long rest = size;
-        while (rest > MAX_FREE_OBJECT) {
-            long piece = rest - MAX_FREE_OBJECT < freeBaseSize ? MAX_FREE_OBJECT - freeBaseSize : MAX_FREE_OBJECT;
-            writeOneFree(run, piece, kind);
-            rest -= piece;
-        }
-        writeOneFree(run, rest, kind);
-    }
-
-    /** The largest free object: a length of 2^32 - 8 (the largest 8-aligned 32-bit length) after its 24-byte header. */
-    private static final long MAX_FREE_OBJECT = (1L << 32) - 8 + 24;
-
-    private void writeOneFree(GroundTruth.Run run, long size, GroundTruth.Kind kind) {
-        long at = run.end;
-        process.memory().writePointer(at, types.freeMethodTable());
-        process.memory().writeLong(at + lengthOffset, size - freeBaseSize);
-        truth.append(run, kind == GroundTruth.Kind.PADDING ? paddingType : freeType, size - freeBaseSize, false);
+        objects.writeFree(run, size, kind);
     }
 
     /**
      * A new allocation context of at least {@code need} bytes from the heap's gen0 region: [ptr, limit), limit + 24
      * reserved (the slow path); when the region has no room left, a new gen0 region becomes the ephemeral one.
      */
-    public Context newContext(Heap heap, long need) {
+    public AllocationContext newContext(Heap heap, long need) {
         RegionState gen0 = heap.gen0();
         long reserve = layout.constant("alloc_context.tail_reserve");
         long bytes = Math.max(ProcessLayout.ALLOCATION_QUANTUM, need + reserve);
@@ -523,7 +360,7 @@ public final class HeapBuilder {
         GroundTruth.Run run = truth.startRun(ptr, heap.index, 0);
         gen0.runs.add(run);
         gen0.swept = false;
-        return new Context(ptr, ptr + bytes - reserve, run);
+        return new AllocationContext(ptr, ptr + bytes - reserve, run);
     }
 
     /** The heap's next gen0 region becomes the ephemeral one, as when the slow path finds the current one full. */
@@ -532,7 +369,7 @@ public final class HeapBuilder {
     }
 
     /** A context that takes the rest of the heap's gen0 region: its limit + 24 is the region's reserved end (§16). */
-    public Context newContextToRegionEnd(Heap heap) {
+    public AllocationContext newContextToRegionEnd(Heap heap) {
         long reserve = layout.constant("alloc_context.tail_reserve");
         RegionState gen0 = heap.gen0();
         if (gen0.room() < ProcessLayout.ALLOCATION_QUANTUM) {
@@ -543,7 +380,7 @@ public final class HeapBuilder {
         GroundTruth.Run run = truth.startRun(ptr, heap.index, 0);
         gen0.runs.add(run);
         gen0.swept = false;
-        return new Context(ptr, gen0.reserved - reserve, run);
+        return new AllocationContext(ptr, gen0.reserved - reserve, run);
     }
 
     /**

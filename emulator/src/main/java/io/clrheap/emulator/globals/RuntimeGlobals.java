@@ -14,10 +14,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import io.clrheap.emulator.types.TypeSystem;
-import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.gc.Heap;
 import io.clrheap.emulator.gc.GcStatics;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.ProcessLayout;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.process.ProcessLayout;
 
 /**
  * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a
@@ -233,7 +233,7 @@ public final class RuntimeGlobals {
      * Fills the globals once the heaps and threads exist: GcDacVars (docs/reference/discovery.md section 5: server or workstation
      * fields, the offset arrays), the MethodTable globals, g_pGCHeap, the GC range and the global allocation context.
      */
-    public void writeProcessGlobals(TypeSystem types, List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
+    public void writeProcessGlobals(TypeSystem types, List<Heap> heaps, long heapArray, long handleTableMap) {
         var memory = process.memory();
         memory.writePointer(variable("g_pFreeObjectMethodTable"), types.freeMethodTable());
         memory.writePointer(variable("g_pObjectClass"), types.objectMethodTable());
@@ -293,7 +293,7 @@ public final class RuntimeGlobals {
         return all;
     }
 
-    private void writeGcDacVars(List<HeapBuilder.Heap> heaps, long heapArray, long handleTableMap) {
+    private void writeGcDacVars(List<Heap> heaps, long heapArray, long handleTableMap) {
         var memory = process.memory();
         GcDacVars.Writable vars = process.views().view(GcDacVars.Writable.class, memory, gcDacVars);
         boolean server = process.server();
@@ -340,7 +340,7 @@ public final class RuntimeGlobals {
                 vars.dynamicAdaptationMode(gcStatic("dynamic_adaptation_mode"));
             }
         } else {
-            HeapBuilder.Heap heap = heaps.get(0);
+            Heap heap = heaps.get(0);
             vars.generationTable(heap.generationTable());
             vars.allocAllocated(gcStatic("alloc_allocated"));
             memory.writePointer(gcStatic("alloc_allocated"), heap.allocAllocated());

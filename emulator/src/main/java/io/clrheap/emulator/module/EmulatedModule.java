@@ -1,6 +1,5 @@
 package io.clrheap.emulator.module;
 
-import io.clrheap.emulator.Platform;
 
 /**
  * The runtime module of an emulated process as a dump's module list describes it: {@code libcoreclr.so} on Linux,

@@ -1,6 +1,5 @@
 package io.clrheap.emulator.module;
 
-import io.clrheap.emulator.Platform;
 import java.util.ArrayList;
 import java.util.List;
 

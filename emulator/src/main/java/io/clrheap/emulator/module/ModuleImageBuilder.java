@@ -1,6 +1,5 @@
 package io.clrheap.emulator.module;
 
-import io.clrheap.emulator.Platform;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

@@ -8,15 +8,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import io.clrheap.emulator.types.TypeSystem;
-import io.clrheap.emulator.types.TypeDef;
+import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.emulator.gc.HeapBuilder;
+import io.clrheap.emulator.gc.AllocationContext;
+import io.clrheap.emulator.gc.Heap;
 import io.clrheap.emulator.globals.RuntimeGlobals;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.ProcessLayout;
-import io.clrheap.emulator.Scenario;
-import io.clrheap.emulator.Step;
-import io.clrheap.emulator.Feature;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.process.ProcessLayout;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.scenario.Feature;
 
 /**
  * The runtime's threads: native {@code Thread} objects linked in the thread store, each allocating gen0 objects
@@ -34,15 +36,15 @@ public final class ThreadBuilder {
     private static final class ThreadState {
         final int index;
         /** The heap it allocates on (gc_reserved_1 under server GC). */
-        HeapBuilder.Heap heap;
+        Heap heap;
         /** Its allocation context, null when it has none (alloc_ptr = alloc_limit = 0). */
-        HeapBuilder.Context context;
+        AllocationContext context;
         long address;
         long locals;
         /** Bytes of the contexts it was handed (gc_alloc_context.alloc_bytes: counted when a context is taken, gc.cpp adjust_limit_clr). */
         long allocatedBytes;
 
-        ThreadState(int index, HeapBuilder.Heap heap) {
+        ThreadState(int index, Heap heap) {
             this.index = index;
             this.heap = heap;
         }
@@ -56,8 +58,8 @@ public final class ThreadBuilder {
     private final List<ThreadState> threads = new ArrayList<>();
     private final long lohThreshold;
     /** Contexts that belong to no thread: the global one and heap 0's gen0 one, when the scenario has them. */
-    private HeapBuilder.Context globalContext;
-    private HeapBuilder.Context heapContext;
+    private AllocationContext globalContext;
+    private AllocationContext heapContext;
     /** Where the next allocation goes when threads take turns. */
     private long turn;
 
@@ -126,7 +128,7 @@ public final class ThreadBuilder {
     }
 
     /** The thread takes a new context; alloc_bytes counts its bytes as the allocator hands them out (gc.cpp adjust_limit_clr). */
-    private static void take(ThreadState t, HeapBuilder.Context context) {
+    private static void take(ThreadState t, AllocationContext context) {
         t.context = context;
         t.allocatedBytes += context.limit - context.pointer;
     }
@@ -147,7 +149,7 @@ public final class ThreadBuilder {
         if (s.has(Feature.EXHAUSTED_CONTEXT)) {
             ThreadState t = threads.get(next++);
             retire(t);
-            HeapBuilder.Context c = heaps.newContext(t.heap, ProcessLayout.ALLOCATION_QUANTUM - layout.constant("alloc_context.tail_reserve"));
+            AllocationContext c = heaps.newContext(t.heap, ProcessLayout.ALLOCATION_QUANTUM - layout.constant("alloc_context.tail_reserve"));
             take(t, c);
             while (c.limit - c.pointer >= 48) {
                 heaps.writeObject(c.run, TypeDef.OBJECT, 0, false);
@@ -159,7 +161,7 @@ public final class ThreadBuilder {
         }
         if (s.has(Feature.CHAINED_CONTEXTS)) {
             // two threads take fresh contexts on one heap, one after the other: the second starts where the first's reserve ends
-            HeapBuilder.Heap heap = threads.get(next).heap;
+            Heap heap = threads.get(next).heap;
             for (ThreadState t : List.of(threads.get(next), threads.get(next + 1))) {
                 retire(t);
                 t.heap = heap;
@@ -203,8 +205,8 @@ public final class ThreadBuilder {
     }
 
     /** A new context with three objects at its start and free room after them. */
-    private HeapBuilder.Context liveContext(HeapBuilder.Heap heap) {
-        HeapBuilder.Context context = heaps.newContext(heap, 1024);
+    private AllocationContext liveContext(Heap heap) {
+        AllocationContext context = heaps.newContext(heap, 1024);
         for (int i = 0; i < 3; i++) {
             heaps.writeObject(context.run, TypeDef.OBJECT, 0, false);
             context.pointer += 24;
@@ -212,7 +214,7 @@ public final class ThreadBuilder {
         return context;
     }
 
-    private void writeContext(String owner, long location, HeapBuilder.Context context) {
+    private void writeContext(String owner, long location, AllocationContext context) {
         AllocContext.Writable c = process.views().view(AllocContext.Writable.class, process.memory(), location);
         c.allocPtr(context.pointer);
         c.allocLimit(context.limit);
@@ -221,7 +223,7 @@ public final class ThreadBuilder {
 
     /** The unused rest of a context, [alloc_ptr, alloc_limit + 24), becomes a free object when the context is given up. */
     private void retire(ThreadState t) {
-        HeapBuilder.Context c = t.context;
+        AllocationContext c = t.context;
         if (c == null) {
             return;
         }
@@ -280,7 +282,7 @@ public final class ThreadBuilder {
             }
         }
         if (heapContext != null) {
-            HeapBuilder.Heap heap0 = heaps.heaps().get(0);
+            Heap heap0 = heaps.heaps().get(0);
             writeContext("heap 0 gen0", heap0.generationTable() + layout.offset("generation", "allocation_context"), heapContext);
         }
         long store = process.allocateNative("ThreadStore", 0x100);

@@ -1,7 +1,7 @@
 package io.clrheap.emulator.types;
 
 import java.nio.charset.StandardCharsets;
-import io.clrheap.emulator.Process;
+import io.clrheap.emulator.process.Process;
 
 /**
  * The file behind the emulated Module: its PEAssembly and PEImage, in the malloc heap as the runtime allocates them

@@ -5,8 +5,9 @@ import io.clrheap.layout.view.MethodTable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.clrheap.emulator.Process;
-import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.scenario.TypeDef;
 
 /**
  * The MethodTables of the emulated process: one per type, in the loader heap, each with its EEClass pointing back

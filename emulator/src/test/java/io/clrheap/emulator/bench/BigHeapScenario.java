@@ -1,10 +1,10 @@
 package io.clrheap.emulator.bench;
 
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.Scenario;
-import io.clrheap.emulator.Step;
-import io.clrheap.emulator.Step.Lengths;
-import io.clrheap.emulator.Step.Where;
+import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.scenario.Step;
+import io.clrheap.emulator.scenario.Step.Lengths;
+import io.clrheap.emulator.scenario.Step.Where;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 

@@ -2,7 +2,7 @@ package io.clrheap.emulator.bench;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package io.clrheap.emulator.bench;
 
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import java.util.Locale;
 import org.openjdk.jmh.results.Result;
 

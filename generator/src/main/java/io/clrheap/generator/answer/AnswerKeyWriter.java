@@ -1,7 +1,7 @@
 package io.clrheap.generator.answer;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.truth.GroundTruth;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package io.clrheap.generator.answer;
 
 import io.clrheap.dac.DacEngine;
-import io.clrheap.dac.DacException;
+import io.clrheap.dac.library.DacException;
 import io.clrheap.dac.DacHeap;
-import io.clrheap.dac.DacWalkKind;
+import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.dac.sos.UsefulGlobals;
 import io.clrheap.walker.runtime.Target;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.clrheap.generator.elf;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.walker.source.TypeNameSidecar;
@@ -65,7 +65,7 @@ public final class ElfCoreWriter {
 
     /** @param progress receives the bytes of memory written so far */
     public static void write(EmulatedRuntime process, Path file, LongConsumer progress) throws IOException {
-        if (process.platform() != io.clrheap.emulator.Platform.LINUX) {
+        if (process.platform() != io.clrheap.emulator.module.Platform.LINUX) {
             throw new IllegalArgumentException("an ELF core holds a Linux process; " + process.scenario().name() + " was built for "
                     + process.platform() + " (write it as a minidump)");
         }

@@ -1,7 +1,7 @@
 package io.clrheap.generator.materialize;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.Platform;
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.emulator.space.Reservation;
 import io.clrheap.memory.Memory;

@@ -1,8 +1,8 @@
 package io.clrheap.generator.minidump;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.Platform;
+import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.module.EmulatedModule;
 import io.clrheap.emulator.space.Reservation;
 import io.clrheap.memory.MemoryRange;

@@ -1,6 +1,6 @@
 package io.clrheap.generator.minidump;
 
-import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.truth.GroundTruth;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;

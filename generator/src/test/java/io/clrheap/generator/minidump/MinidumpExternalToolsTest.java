@@ -5,8 +5,8 @@ import io.clrheap.generator.ExternalTool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.GroundTruth;
-import io.clrheap.emulator.Platform;
+import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.layout.GcFlavor;

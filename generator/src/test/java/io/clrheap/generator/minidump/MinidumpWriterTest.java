@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.Platform;
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;

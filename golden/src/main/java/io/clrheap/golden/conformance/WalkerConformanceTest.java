@@ -1,9 +1,9 @@
 package io.clrheap.golden.conformance;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.Platform;
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.answer.AnswerKeyWriter;
 import io.clrheap.generator.bundle.BundleInfo;

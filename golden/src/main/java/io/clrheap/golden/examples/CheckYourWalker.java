@@ -2,7 +2,7 @@ package io.clrheap.golden.examples;
 
 import io.clrheap.walker.Dumps;
 import io.clrheap.walker.DumpSession;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.conformance.Comparison;

@@ -2,7 +2,7 @@ package io.clrheap.golden.examples;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.elf.ElfCoreWriter;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;

@@ -2,11 +2,11 @@ package io.clrheap.golden.bench;
 
 import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.dac.DacEngine;
-import io.clrheap.dac.DacException;
-import io.clrheap.dac.DacWalkKind;
+import io.clrheap.dac.library.DacException;
+import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.dac.TestDac;
-import io.clrheap.emulator.Feature;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Feature;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.generator.answer.DacAnswerKeyCheck;

@@ -1,7 +1,7 @@
 package io.clrheap.golden.bench;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;

@@ -1,6 +1,6 @@
 package io.clrheap.golden.corruption;
 
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.generator.fixture.FixtureFormat;

@@ -3,7 +3,7 @@ package io.clrheap.golden.emulated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.emulator.EmulatedRuntime;
-import io.clrheap.emulator.GroundTruth;
+import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.layout.GcFlavor;

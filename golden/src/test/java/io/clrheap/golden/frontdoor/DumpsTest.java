@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
-import io.clrheap.emulator.Scenario;
+import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.generator.answer.AnswerKeyCheck;

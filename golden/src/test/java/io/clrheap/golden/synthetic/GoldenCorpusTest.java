@@ -75,7 +75,7 @@ class GoldenCorpusTest {
     @Test
     void theLargeScenariosMadeForMeasurementsAreNotInTheCorpus() {
         // large and scale-64 would be hundreds of megabytes to gigabytes per fixture: they are built on demand only
-        assertThat(io.clrheap.emulator.Scenarios.all()).extracting(io.clrheap.emulator.Scenario::name).contains("large", "scale-64");
+        assertThat(io.clrheap.emulator.Scenarios.all()).extracting(io.clrheap.emulator.scenario.Scenario::name).contains("large", "scale-64");
         assertThat(corpus.fixtures()).extracting(GoldenFixture::name).doesNotContain("large", "scale-64").contains("default");
     }
 

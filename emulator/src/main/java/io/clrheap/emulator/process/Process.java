@@ -1,10 +1,12 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.process;
 
 import io.clrheap.emulator.module.ModuleImageBuilder;
 import io.clrheap.emulator.space.AddressSpace;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.view.ViewFactory;
 import java.util.Map;
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.emulator.truth.GroundTruth;
 
 /**
  * What the parts of a build share: the scenario, the profile, the memory and its views, the allocators of the

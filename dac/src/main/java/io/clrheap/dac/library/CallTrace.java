@@ -1,4 +1,4 @@
-package io.clrheap.dac;
+package io.clrheap.dac.library;
 
 /**
  * Told of every DAC call before it is made, so that a crash inside the DAC can be reported with the call that caused it

@@ -1,4 +1,4 @@
-package io.clrheap.emulator.types;
+package io.clrheap.emulator.scenario;
 
 import java.util.List;
 import java.util.Locale;
@@ -153,7 +153,7 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     }
 
     /** m_dwFlags as the runtime sets them (the component size in the low 16 bits when it has components). */
-    int flags() {
+    public int flags() {
         int pointers = containsPointers() ? CONTAINS_GC_POINTERS : 0;
         return switch (shape) {
             case CLASS -> pointers | (defaultConstructor ? HAS_DEFAULT_CTOR : 0);
@@ -178,14 +178,14 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     // (flags, BaseSize, GC descriptor: golden/real, EmulatedBesideRealTest compares them).
     public static final TypeDef OBJECT = ofClass("System.Object", 24, 0);
     /** The parent of every array type (BaseSize 24; its flags differ by version: the profile's system_array.mt_flags). */
-    static final TypeDef ARRAY_BASE = ofClass("System.Array", 24, 0);
+    public static final TypeDef ARRAY_BASE = ofClass("System.Array", 24, 0);
     /** The parent of every value type (flags 0x200, BaseSize 24 in the real dumps). */
-    static final TypeDef VALUE_TYPE_BASE = ofClass("System.ValueType", 24, 0);
+    public static final TypeDef VALUE_TYPE_BASE = ofClass("System.ValueType", 24, 0);
     public static final TypeDef STRING = new TypeDef("System.String", Shape.STRING, 22, 2, 0, 1);
     public static final TypeDef BYTE_ARRAY = arrayOf("System.Byte[]", 1);
     public static final TypeDef INT_ARRAY = arrayOf("System.Int32[]", 4);
     public static final TypeDef LONG_ARRAY = arrayOf("System.Int64[]", 8);
-    static final TypeDef OBJECT_ARRAY = referenceArray("System.Object[]");
+    public static final TypeDef OBJECT_ARRAY = referenceArray("System.Object[]");
     /** A boxed 8-byte struct: flags 0x00040800, BaseSize 24 in the real dumps. */
     static final TypeDef BOXED_HANDLE = boxed("System.Runtime.InteropServices.GCHandle", 24);
     /** The real dumps' test program's types: Node (two references, no default constructor), Leaf (one reference), Pair (two). */

@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.truth;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -160,13 +160,13 @@ public final class GroundTruth {
     private final List<ThreadInfo> threads = new ArrayList<>();
 
     /** @param alignment object alignment (8 on x64); @param minimumSize the smallest step (24 on x64) */
-    GroundTruth(long alignment, long minimumSize) {
+    public GroundTruth(long alignment, long minimumSize) {
         this.alignment = alignment;
         this.minimumSize = minimumSize;
     }
 
     /** Builds report the objects recorded so far to {@code listener}, every 65,536 objects. */
-    void progress(java.util.function.LongConsumer listener) {
+    public void progress(java.util.function.LongConsumer listener) {
         this.progress = listener;
     }
 
@@ -258,7 +258,7 @@ public final class GroundTruth {
         contexts.add(context);
     }
 
-    void addHandle(HandleInfo handle) {
+    public void addHandle(HandleInfo handle) {
         handles.add(handle);
     }
 

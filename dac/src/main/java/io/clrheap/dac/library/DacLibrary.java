@@ -1,4 +1,4 @@
-package io.clrheap.dac;
+package io.clrheap.dac.library;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -21,7 +21,7 @@ import java.nio.file.Path;
  * {@code CLRDataCreateInstance} and {@code DacDbiInterfaceInstance}.
  *
  * <p>A DAC that meets memory it does not expect may end this process with SIGSEGV: load it only in a process that
- * may die ({@link DacHostProcess} runs it in a child JVM).
+ * may die ({@link io.clrheap.dac.DacHostProcess} runs it in a child JVM).
  */
 public final class DacLibrary {
 

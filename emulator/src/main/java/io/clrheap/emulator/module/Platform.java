@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.module;
 
 /**
  * The operating system an emulated process runs on, which decides the runtime module's file format and name:

@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.process;
 
 /**
  * Where an emulated process keeps what: address ranges chosen like a Linux x64 .NET process's (the runtime module

@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.process;
 
 /** Hands out aligned, labelled blocks of one reservation, in order (deterministic addresses). */
 public final class BumpAllocator {
@@ -7,7 +7,7 @@ public final class BumpAllocator {
     private final long end;
     private long next;
 
-    BumpAllocator(String name, long start, long size) {
+    public BumpAllocator(String name, long start, long size) {
         this.name = name;
         this.next = start;
         this.end = start + size;

@@ -1,6 +1,6 @@
-package io.clrheap.dac;
+package io.clrheap.dac.library;
 
-/** The DAC could not be loaded or driven (not a crash: a crash ends the child process, see {@link DacCrashException}). */
+/** The DAC could not be loaded or driven (not a crash: a crash ends the child process, see {@link io.clrheap.dac.DacCrashException}). */
 public class DacException extends Exception {
 
     public DacException(String message) {

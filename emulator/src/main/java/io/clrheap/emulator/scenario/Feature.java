@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.scenario;
 
 /** Edge cases a scenario can add to its heap (docs/reference/walker-semantics.md section 7 numbers them). */
 public enum Feature {

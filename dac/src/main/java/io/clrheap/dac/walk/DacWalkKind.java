@@ -1,4 +1,4 @@
-package io.clrheap.dac;
+package io.clrheap.dac.walk;
 
 /** Which of the DAC's two heap walks to run. */
 public enum DacWalkKind {

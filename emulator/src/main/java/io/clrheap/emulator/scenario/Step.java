@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.scenario;
 
 import java.util.Locale;
 

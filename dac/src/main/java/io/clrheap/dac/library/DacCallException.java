@@ -1,4 +1,4 @@
-package io.clrheap.dac.sos;
+package io.clrheap.dac.library;
 
 import io.clrheap.dac.com.Hresult;
 

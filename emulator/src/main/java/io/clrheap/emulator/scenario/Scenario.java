@@ -1,4 +1,4 @@
-package io.clrheap.emulator;
+package io.clrheap.emulator.scenario;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
@@ -7,7 +7,6 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import io.clrheap.emulator.types.TypeDef;
 
 /**
  * What to build: the runtime, the GC flavour and heap count, the threads, the types, how many objects of a mixed

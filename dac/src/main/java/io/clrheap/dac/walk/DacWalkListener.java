@@ -1,4 +1,4 @@
-package io.clrheap.dac;
+package io.clrheap.dac.walk;
 
 import io.clrheap.dac.dbi.HeapObject;
 import io.clrheap.dac.sos.GcHeapData;

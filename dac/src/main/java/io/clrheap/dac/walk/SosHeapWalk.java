@@ -1,12 +1,20 @@
-package io.clrheap.dac.sos;
+package io.clrheap.dac.walk;
 
-import io.clrheap.dac.DacWalkListener;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.clrheap.dac.library.DacCallException;
+import io.clrheap.dac.sos.GcHeapData;
+import io.clrheap.dac.sos.GcHeapDetails;
+import io.clrheap.dac.sos.GenerationData;
+import io.clrheap.dac.sos.HeapSegmentData;
+import io.clrheap.dac.sos.MethodTableData;
+import io.clrheap.dac.sos.ObjectData;
+import io.clrheap.dac.sos.SosDac;
+import io.clrheap.dac.sos.ThreadData;
 
 /**
  * A heap walk the way SOS's {@code dumpheap} makes it through the DAC: GC heap data and useful globals; the thread
