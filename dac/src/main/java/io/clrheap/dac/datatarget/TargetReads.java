@@ -1,4 +1,4 @@
-package io.clrheap.dac.target;
+package io.clrheap.dac.datatarget;
 
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;

@@ -1,4 +1,4 @@
-package io.clrheap.dac.target;
+package io.clrheap.dac.datatarget;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;

@@ -1,4 +1,4 @@
-package io.clrheap.dac.target;
+package io.clrheap.dac.datatarget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
