@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.cli.ClrheapCommand.Outcome;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.OpenOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -127,5 +130,26 @@ class LiveWalkTest {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyRuntime")
+    void theFrontDoorAttachesToARunningProcessAndWalksEveryObjectItReported(RealRuntime runtime) throws Exception {
+        try (DotnetTestProcess process = DotnetTestProcess.start(runtime, true);
+             DumpSession session = Dumps.attach((int) process.pid(), OpenOptions.DEFAULT)) {
+            assertThat(session.format()).isEqualTo("live process");
+            assertThat(session.target().version()).isEqualTo(runtime.version());
+            assertThat(session.heap().heaps()).hasSize(2);
+            Map<Long, long[]> walked = new HashMap<>();
+            session.walk((address, mt, size, region) -> walked.put(address, new long[] {mt, size}));
+            for (ReportedObject o : process.objects()) {
+                assertThat(walked.get(o.address())).as("%s (%s) at 0x%x", o.label(), o.type(), o.address())
+                        .containsExactly(o.methodTable(), o.size());
+            }
+        }
+    }
+
+    static Stream<RealRuntime> everyRuntime() {
+        return Stream.of(RealRuntime.values());
     }
 }
