@@ -466,6 +466,9 @@ final class WalkCommand implements Callable<Integer> {
                 pj.put("address", "0x" + Long.toHexString(p.address()));
                 pj.put("region", p.region());
                 pj.put("detail", p.detail());
+                if (p.cause() != null) {
+                    pj.put("read", p.cause().describe());
+                }
             }
             printJson(out, root);
         } else {

@@ -62,7 +62,7 @@ class InProcessNarratorTest {
         assertThat(t.text()).contains(String.format(Locale.ROOT, "GCHeap                       at 0x%x", r.gcHeap()),
                 String.format(Locale.ROOT, "IGCHeap vtable               at 0x%x", r.vtable()),
                 String.format(Locale.ROOT, "0x%x", r.descrGenerations()),
-                "InProcessDiscovery took the same route");
+                "the route InProcessDiscovery took (narrated above)");
         assertThat(t.narration().regions()).containsExactlyElementsOf(t.heap().regionsByAddress());
     }
 
