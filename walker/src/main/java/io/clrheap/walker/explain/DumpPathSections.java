@@ -134,7 +134,7 @@ final class DumpPathSections {
                 }
                 case ContextFound c -> context(c.context());
                 case ProblemRaised p -> {
-                    if (shown) {
+                    if (shown && current != null) {
                         current.note("problem: %s", p.problem().describe());
                     }
                 }
