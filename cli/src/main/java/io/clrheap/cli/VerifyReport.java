@@ -41,6 +41,9 @@ final class VerifyReport {
                 pj.put("address", "0x" + Long.toHexString(p.address()));
                 pj.put("region", p.region());
                 pj.put("detail", p.detail());
+                if (p.cause() != null) {
+                    pj.put("read", p.cause().describe());
+                }
             }
             WalkCommand.printJson(out, root);
         } else {

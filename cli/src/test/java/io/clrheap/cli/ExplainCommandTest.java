@@ -37,7 +37,7 @@ class ExplainCommandTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("runtime module", "g_dacTable", "[20] g_gcDacGlobals", "GcDacVars", "n_heaps", "generation table",
                 "heap 0 gen2 list, heap_segment 1", "thread store", "global allocation context",
-                "HeapDiscovery (what walk uses) finds the same");
+                "HeapDiscovery (what walk uses) made the reads above");
     }
 
     @Test
@@ -52,7 +52,7 @@ class ExplainCommandTest {
         Outcome r = run("explain", "--emulate", "default", "--in-process");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("gc_reserved_1", "IGCHeap vtable", "slot 69", "DiagDescrGenerations", "RegisterFrozenSegment",
-                "the dummy frozen segment", "UnregisterFrozenSegment", "InProcessDiscovery took the same route");
+                "the dummy frozen segment", "UnregisterFrozenSegment", "the route InProcessDiscovery took (narrated above)");
     }
 
     @Test

@@ -10,6 +10,8 @@ import io.clrheap.cli.ClrheapCommand.Outcome;
 import io.clrheap.golden.corruption.Fixture.KeyObject;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -118,6 +120,32 @@ class CorruptionCatalogTest {
         JsonNode root = new ObjectMapper().readTree(handles.out());
         assertThat(root.get("handles")).hasSize(expected);
         assertThat(root.get("problems").toString()).contains("handle table cycle");
+    }
+
+    /** The last LOH region of heap 0, whose next SEGMENT_CHAIN_CYCLE points back to the first. */
+    private static Region lastLoh(Fixture f) {
+        return f.heap.heaps().get(0).regions().stream().filter(r -> r.kind() == SegmentKind.LOH).toList().getLast();
+    }
+
+    @Test
+    void walkVerifyNamesTheReadThatClosedARegionListCycle() throws IOException {
+        Fixture f = fixtures.getFirst();
+        Damage d = Corruption.SEGMENT_CHAIN_CYCLE.apply(f, work.resolve("read-segment-chain-cycle.core")).orElseThrow();
+        long next = f.offset("heap_segment", "next");
+        Outcome verify = ClrheapCommand.run("walk", d.file().toString(), "--verify", "-q");
+        assertThat(verify.out()).contains(String.format("region list cycle at 0x%x: ", d.address()),
+                String.format("; read heap_segment.next at 0x%x (offset 0x%x: profile, dump: E:all)", lastLoh(f).descriptor() + next, next));
+    }
+
+    @Test
+    void walkVerifyJsonGivesTheReadThatClosedARegionListCycle() throws IOException {
+        Fixture f = fixtures.getFirst();
+        Damage d = Corruption.SEGMENT_CHAIN_CYCLE.apply(f, work.resolve("read-segment-chain-cycle-json.core")).orElseThrow();
+        long next = f.offset("heap_segment", "next");
+        JsonNode list = new ObjectMapper().readTree(ClrheapCommand.run("walk", d.file().toString(), "--verify", "--json", "-q").out()).get("list");
+        assertThat(list).filteredOn(p -> p.get("kind").asText().equals("SEGMENT_CYCLE")).singleElement()
+                .satisfies(p -> assertThat(p.get("read").asText()).isEqualTo(String.format(
+                        "heap_segment.next at 0x%x (offset 0x%x: profile, dump: E:all)", lastLoh(f).descriptor() + next, next)));
     }
 
     @Test

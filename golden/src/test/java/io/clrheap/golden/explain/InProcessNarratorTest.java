@@ -9,6 +9,8 @@ import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.discovery.InProcessRoute;
+import io.clrheap.walker.discovery.Read;
+import io.clrheap.walker.explain.ExplainStep;
 import io.clrheap.walker.explain.ExplainText;
 import io.clrheap.walker.explain.InProcessNarrator;
 import io.clrheap.walker.explain.Narration;
@@ -17,6 +19,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -62,8 +66,20 @@ class InProcessNarratorTest {
         assertThat(t.text()).contains(String.format(Locale.ROOT, "GCHeap                       at 0x%x", r.gcHeap()),
                 String.format(Locale.ROOT, "IGCHeap vtable               at 0x%x", r.vtable()),
                 String.format(Locale.ROOT, "0x%x", r.descrGenerations()),
-                "InProcessDiscovery took the same route");
+                "the route InProcessDiscovery took (narrated above)");
         assertThat(t.narration().regions()).containsExactlyElementsOf(t.heap().regionsByAddress());
+    }
+
+    @ParameterizedTest
+    @EnumSource(GcFlavor.class)
+    void everyReadShownIsOneInProcessDiscoveryMade(GcFlavor gc) throws Exception {
+        Told t = tell(gc);
+        Set<String> reads = t.narration().events().stream().filter(e -> e instanceof Read r && r.ok())
+                .map(e -> ((Read) e).site().address() + "=" + ((Read) e).value()).collect(Collectors.toSet());
+        // RegisterFrozenSegment's section reads back the segment_info discovery wrote: the narrator's own reads
+        List<ExplainStep> shown = t.narration().sections().stream().filter(s -> !s.title().equals("RegisterFrozenSegment"))
+                .flatMap(s -> s.steps().stream()).toList();
+        assertThat(shown).isNotEmpty().allSatisfy(s -> assertThat(reads).as(s.field()).contains(s.address() + "=" + s.value()));
     }
 
     @ParameterizedTest

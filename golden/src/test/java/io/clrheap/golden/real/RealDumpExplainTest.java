@@ -3,7 +3,13 @@ package io.clrheap.golden.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.layout.GcFlavor;
+import io.clrheap.walker.discovery.DiscoveryEvent;
+import io.clrheap.walker.discovery.DiscoveryRecorder;
+import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.discovery.Read;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.heap.SubHeap;
+import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.explain.DiscoveryNarrator;
 import io.clrheap.walker.explain.ExplainSection;
 import io.clrheap.walker.explain.ExplainStep;
@@ -14,31 +20,80 @@ import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.symbols.ElfDynamicSymbols;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code clrheap explain} on the real dumps: the narrated reads end at the regions and contexts HeapDiscovery finds,
- * each narrated value is what an independent read gives, every hex excerpt marks exactly the field's bytes, and an
- * object's explanation agrees with the walk.
+ * {@code clrheap explain} on the real dumps: it renders the very reads the walk's discovery makes and lists the
+ * regions and contexts the walk uses, each narrated value is what an independent read gives, every hex excerpt marks
+ * exactly the field's bytes, and an object's explanation agrees with the walk.
  */
 class RealDumpExplainTest {
+
+    /** Every dump of golden/real that opens without --module. */
+    static final List<String> WALKABLE = RealDump.WALKABLE;
 
     private static Narration narrate(String name) {
         return new DiscoveryNarrator(RealDump.of(name).target, false).narrate();
     }
 
-    private static ExplainStep step(Narration n, String field) {
-        return n.sections().stream().flatMap(s -> s.steps().stream()).filter(s -> s.field().equals(field)).findFirst().orElseThrow();
+    /** The events of a discovery run as the walk runs it (HeapDiscovery, default limits), with a recorder listening. */
+    private static List<DiscoveryEvent> walkDiscoveryEvents(RealDump dump) {
+        DiscoveryRecorder recorder = new DiscoveryRecorder();
+        new HeapDiscovery(dump.target, WalkLimits.DEFAULT, recorder).discover();
+        return recorder.events();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"net8-svr", "net9-wks", "net10-svr"})
-    void theNarratedRegionsAndContextsAreThoseHeapDiscoveryFinds(String name) {
+    @FieldSource("WALKABLE")
+    void explainRendersTheEventsOfTheWalksDiscovery(String name) {
+        RealDump dump = RealDump.of(name);
+        assertThat(narrate(name).events()).isNotEmpty().isEqualTo(walkDiscoveryEvents(dump));
+    }
+
+    @ParameterizedTest
+    @FieldSource("WALKABLE")
+    void explainListsTheRegionsAndContextsOfTheHeapTheWalkUses(String name) {
         RealDump dump = RealDump.of(name);
         Narration n = narrate(name);
         assertThat(n.regions()).isNotEmpty().containsExactlyElementsOf(dump.heap.regionsByAddress());
-        assertThat(n.contexts()).containsExactlyElementsOf(dump.heap.contexts());
+        assertThat(n.contexts()).isNotEmpty().containsExactlyElementsOf(dump.heap.contexts());
+    }
+
+    @ParameterizedTest
+    @FieldSource("WALKABLE")
+    void aListeningDiscoveryFindsWhatTheWalksFinds(String name) {
+        RealDump dump = RealDump.of(name);
+        DiscoveredHeap listened = new HeapDiscovery(dump.target, WalkLimits.DEFAULT, new DiscoveryRecorder()).discover();
+        assertThat(listened).isEqualTo(dump.heap);
+    }
+
+    @ParameterizedTest
+    @FieldSource("WALKABLE")
+    void everyHeapReadExplainShowsIsOneTheDiscoveryMade(String name) {
+        Narration n = new DiscoveryNarrator(RealDump.of(name).target, true).narrate();
+        Set<String> reads = n.events().stream().filter(e -> e instanceof Read r && r.ok())
+                .map(e -> ((Read) e).site().address() + "=" + ((Read) e).value()).collect(Collectors.toSet());
+        // the first sections say how the dump was opened (TargetOpener's reads); the chase starts after g_heap_type
+        List<ExplainStep> chase = n.sections().stream().filter(s -> !s.title().equals("runtime module") && !s.title().equals("DotNetRuntimeInfo"))
+                .flatMap(s -> s.steps().stream()).filter(s -> !s.field().endsWith("] g_heap_type")).toList();
+        assertThat(chase).isNotEmpty().allSatisfy(s -> assertThat(reads).as(s.field()).contains(s.address() + "=" + s.value()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"net8-svr", "net10-svr"})
+    void theReadsAreTheSameWhetherOrNotEveryHeapAndThreadIsShown(String name) {
+        Narration all = new DiscoveryNarrator(RealDump.of(name).target, true).narrate();
+        Narration some = narrate(name);
+        assertThat(some.sections()).hasSizeLessThan(all.sections().size());
+        assertThat(some.events()).isEqualTo(all.events());
+    }
+
+    private static ExplainStep step(Narration n, String field) {
+        return n.sections().stream().flatMap(s -> s.steps().stream()).filter(s -> s.field().equals(field)).findFirst().orElseThrow();
     }
 
     @ParameterizedTest

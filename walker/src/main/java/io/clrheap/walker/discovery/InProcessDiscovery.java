@@ -6,14 +6,8 @@ import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.heap.SegmentKind;
 import io.clrheap.walker.heap.SubHeap;
 
-import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
-import io.clrheap.layout.view.AllocContext;
-import io.clrheap.layout.view.GcHeap;
-import io.clrheap.layout.view.GcHeapVtable;
-import io.clrheap.layout.view.HeapSegment;
 import io.clrheap.layout.view.SegmentInfo;
-import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.process.NativeCallException;
 import io.clrheap.process.NativeCalls;
@@ -40,24 +34,30 @@ import java.util.Set;
  * first for that reason). The walk also needs what the calls do not tell: every allocation context to skip and each
  * heap's {@code alloc_allocated}. Those are read as the dump path reads them ({@link HeapDiscovery}); the regions come
  * only from the calls, so comparing the two paths' regions checks one against the other.
+ *
+ * <p>A {@link DiscoveryListener} sees the dump path's events, then this path's reads (gc_reserved_1, g_pGCHeap, the
+ * GCHeap and its vtable, the frozen segments' chain), {@link GcHeapFound}, the frozen regions, and the heap found.
  */
 public final class InProcessDiscovery {
 
     private final Target target;
     private final NativeCalls calls;
-    private final Memory memory;
     private final RuntimeLayout layout;
     private final WalkLimits limits;
-    private final List<Problem> problems = new ArrayList<>();
+    private final DiscoveryListener listener;
     private InProcessRoute route;
 
     /** {@code target} must read the memory of {@code calls}' session ({@code calls.memory()}). */
-    public InProcessDiscovery(Target target, NativeCalls calls, WalkLimits limits) {
+    public InProcessDiscovery(Target target, NativeCalls calls, WalkLimits limits, DiscoveryListener listener) {
         this.target = target;
         this.calls = calls;
-        this.memory = target.memory();
         this.layout = target.layout();
         this.limits = limits;
+        this.listener = listener;
+    }
+
+    public InProcessDiscovery(Target target, NativeCalls calls, WalkLimits limits) {
+        this(target, calls, limits, DiscoveryListener.NONE);
     }
 
     public InProcessDiscovery(Target target, NativeCalls calls) {
@@ -73,58 +73,85 @@ public final class InProcessDiscovery {
     private record Range(int heap, int generation, long mem, long allocated, long reserved) {
     }
 
+    /** The three IGCHeap vtable slots the path calls. */
+    private record Slots(long descrGenerations, long registerFrozenSegment, long unregisterFrozenSegment) {
+    }
+
     public DiscoveredHeap discover() {
-        DiscoveredHeap published = new HeapDiscovery(target, limits).discover();
-        problems.addAll(published.problems());
-        long[] origin = gcHeap(published);
+        DiscoveredHeap published = new HeapDiscovery(target, limits, listener).discover();
+        Chase chase = new Chase(target, limits, listener);
+        DiscoveredHeap heap = discover(chase, published);
+        if (chase.listening()) {
+            chase.emit(new HeapDiscovered(heap));
+        }
+        return heap;
+    }
+
+    private DiscoveredHeap discover(Chase chase, DiscoveredHeap published) {
+        List<Problem> problems = chase.problems();
+        long[] origin = gcHeap(chase, published);
         long gcHeap = origin[1];
         if (gcHeap == 0) {
-            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, 0, "", "no GCHeap: no thread's allocation context has gc_reserved_1 set"
-                    + " and g_pGCHeap is 0; nothing is walked"));
-            return new DiscoveredHeap(layout.gc(), List.of(), published.contexts(), published.freeMethodTable(), published.gcInProgress(), problems);
+            chase.problem(ProblemKind.UNREADABLE_STRUCTURE, 0, "", "no GCHeap: no thread's allocation context has gc_reserved_1 set"
+                    + " and g_pGCHeap is 0; nothing is walked", null);
+            return new DiscoveredHeap(layout.gc(), List.of(), published.contexts(), published.freeMethodTable(), published.gcInProgress(),
+                    all(published, problems));
         }
-        GcHeapVtable vtable;
-        long vtableAddress;
+        String owner = origin[0] == 0 ? "" : ownerAt(published, origin[0]);
+        if (chase.listening()) {
+            chase.emit(new GcHeapFound(owner, origin[0], gcHeap));
+        }
+        long vtable;
+        Slots slots;
         try {
-            vtableAddress = target.views().view(GcHeap.class, memory, gcHeap).vtable();
-            vtable = target.views().view(GcHeapVtable.class, memory, vtableAddress);
-            vtable.diagDescrGenerations();
+            vtable = chase.read(chase.field("GCHeap", "vtable"), gcHeap);
+            slots = new Slots(chase.read(chase.field("IGCHeapVtable", "DiagDescrGenerations"), vtable),
+                    chase.read(chase.field("IGCHeapVtable", "RegisterFrozenSegment"), vtable),
+                    chase.read(chase.field("IGCHeapVtable", "UnregisterFrozenSegment"), vtable));
         } catch (MissingMemoryException e) {
-            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, gcHeap, "", "the GCHeap or its vtable cannot be read ("
-                    + e.getMessage() + "); nothing is walked"));
-            return new DiscoveredHeap(layout.gc(), List.of(), published.contexts(), published.freeMethodTable(), published.gcInProgress(), problems);
+            chase.problem(ProblemKind.UNREADABLE_STRUCTURE, gcHeap, "", "the GCHeap or its vtable cannot be read ("
+                    + e.getMessage() + "); nothing is walked", chase.failedRead());
+            return new DiscoveredHeap(layout.gc(), List.of(), published.contexts(), published.freeMethodTable(), published.gcInProgress(),
+                    all(published, problems));
         }
-        List<Range> ranges = descrGenerations(gcHeap, vtable.diagDescrGenerations());
+        List<Range> ranges = descrGenerations(chase, gcHeap, slots.descrGenerations());
         long[] handle = {0};
-        List<Region> frozen = frozenSegments(gcHeap, vtable, handle);
-        route = new InProcessRoute(origin[0] == 0 ? "" : ownerAt(published, origin[0]), origin[0], gcHeap, vtableAddress,
-                vtable.diagDescrGenerations(), ranges.size(), handle[0]);
-        return new DiscoveredHeap(layout.gc(), heaps(published, ranges, frozen), published.contexts(), published.freeMethodTable(),
-                published.gcInProgress(), problems);
+        List<Region> frozen = frozenSegments(chase, gcHeap, slots, handle);
+        route = new InProcessRoute(owner, origin[0], gcHeap, vtable, slots.descrGenerations(), ranges.size(), handle[0]);
+        List<SubHeap> heaps = heaps(chase, published, ranges, frozen);
+        return new DiscoveredHeap(layout.gc(), heaps, published.contexts(), published.freeMethodTable(), published.gcInProgress(),
+                all(published, problems));
+    }
+
+    private static List<Problem> all(DiscoveredHeap published, List<Problem> own) {
+        List<Problem> all = new ArrayList<>(published.problems());
+        all.addAll(own);
+        return all;
     }
 
     /**
      * {@code {allocation context, GCHeap}}: the first thread context whose {@code gc_reserved_1} is set (server GC),
      * else {@code {0, g_pGCHeap}} (workstation GC, where the GC never sets it).
      */
-    private long[] gcHeap(DiscoveredHeap published) {
+    private long[] gcHeap(Chase chase, DiscoveredHeap published) {
+        FieldSpec reserved = chase.field("gc_alloc_context", "gc_reserved_1");
         for (AllocContextInfo c : published.contexts()) {
             if (!c.owner().startsWith("thread ")) {
                 continue;
             }
             try {
-                long heap = target.views().view(AllocContext.class, memory, c.location()).gcReserved1();
+                long heap = chase.read(reserved, c.location());
                 if (heap != 0) {
                     return new long[] {c.location(), heap};
                 }
             } catch (MissingMemoryException e) {
-                problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, c.location(), "", c.owner() + ": gc_reserved_1 cannot be read"));
+                chase.problem(ProblemKind.UNREADABLE_STRUCTURE, c.location(), "", c.owner() + ": gc_reserved_1 cannot be read", chase.failedRead());
             }
         }
         try {
-            return new long[] {0, target.globalPointer("g_pGCHeap")};
+            return new long[] {0, chase.globalPointer("g_pGCHeap")};
         } catch (MissingMemoryException e) {
-            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, e.address(), "", "g_pGCHeap cannot be read: " + e.getMessage()));
+            chase.problem(ProblemKind.UNREADABLE_STRUCTURE, e.address(), "", "g_pGCHeap cannot be read: " + e.getMessage(), chase.failedRead());
             return new long[] {0, 0};
         }
     }
@@ -134,7 +161,7 @@ public final class InProcessDiscovery {
     }
 
     /** Calls slot 69 with a callback collecting every range; a heap ends where the generation goes up again (4 → 0, then 4). */
-    private List<Range> descrGenerations(long gcHeap, long function) {
+    private List<Range> descrGenerations(Chase chase, long gcHeap, long function) {
         List<Range> ranges = new ArrayList<>();
         int[] heap = {0};
         int[] last = {Integer.MAX_VALUE};
@@ -154,11 +181,11 @@ public final class InProcessDiscovery {
         try {
             calls.call(function, gcHeap, callback, 0);
         } catch (RegionBudgetExceeded e) {
-            problems.add(new Problem(ProblemKind.TOO_MANY_REGIONS, gcHeap, "", "DiagDescrGenerations reported more than "
-                    + limits.maxRegions() + " regions; the rest are not walked"));
+            chase.problem(ProblemKind.TOO_MANY_REGIONS, gcHeap, "", "DiagDescrGenerations reported more than "
+                    + limits.maxRegions() + " regions; the rest are not walked", null);
         } catch (NativeCallException e) {
-            problems.add(new Problem(ProblemKind.NATIVE_CALL_FAILED, e.address(), "", "DiagDescrGenerations: " + e.getMessage()
-                    + "; the regions reported before it failed are walked"));
+            chase.problem(ProblemKind.NATIVE_CALL_FAILED, e.address(), "", "DiagDescrGenerations: " + e.getMessage()
+                    + "; the regions reported before it failed are walked", null);
         }
         return ranges;
     }
@@ -175,7 +202,7 @@ public final class InProcessDiscovery {
      * ibFirstObject = the object header size, the rest 0), follows its {@code next} chain and keeps every read-only
      * segment, then unregisters the dummy.
      */
-    private List<Region> frozenSegments(long gcHeap, GcHeapVtable vtable, long[] handle) {
+    private List<Region> frozenSegments(Chase chase, long gcHeap, Slots slots, long[] handle) {
         List<Region> frozen = new ArrayList<>();
         long info;
         try {
@@ -183,53 +210,75 @@ public final class InProcessDiscovery {
             SegmentInfo.Writable i = target.views().view(SegmentInfo.Writable.class, calls.memory(), info);
             i.mem(0);
             i.firstObject(layout.constant("object.header_size"));
-            handle[0] = calls.call(vtable.registerFrozenSegment(), gcHeap, info);
+            handle[0] = calls.call(slots.registerFrozenSegment(), gcHeap, info);
         } catch (NativeCallException | MissingMemoryException e) {
-            problems.add(new Problem(ProblemKind.NATIVE_CALL_FAILED, gcHeap, "", "RegisterFrozenSegment: " + e.getMessage()
-                    + "; frozen segments are not walked"));
+            chase.problem(ProblemKind.NATIVE_CALL_FAILED, gcHeap, "", "RegisterFrozenSegment: " + e.getMessage()
+                    + "; frozen segments are not walked", null);
             return frozen;
         }
-        long readonly = layout.constant("heap_segment.flags.readonly");
         try {
-            Set<Long> seen = new HashSet<>();
-            long segment = target.views().view(HeapSegment.class, memory, handle[0]).next();
-            while (segment != 0) {
-                if (!seen.add(segment) || seen.size() > limits.maxRegions()) {
-                    problems.add(new Problem(ProblemKind.SEGMENT_CYCLE, segment, "heap 0 gen2 list",
-                            "the list after the dummy frozen segment does not end; it is cut here"));
-                    break;
-                }
-                HeapSegment s = target.views().view(HeapSegment.class, memory, segment);
-                long flags = s.flags();
-                if ((flags & readonly) != 0) {
-                    frozen.add(new Region(0, SegmentKind.FROZEN, segment, s.mem(), s.allocated(), s.allocated(), s.committed(),
-                            s.reserved(), flags, false));
-                }
-                segment = s.next();
-            }
-        } catch (MissingMemoryException e) {
-            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, e.address(), "heap 0 gen2 list",
-                    "a heap_segment after the dummy frozen segment cannot be read (" + e.getMessage() + "); the list is cut here"));
+            followFrozen(chase, handle[0], frozen);
         } finally {
             try {
-                calls.call(vtable.unregisterFrozenSegment(), gcHeap, handle[0]);
+                calls.call(slots.unregisterFrozenSegment(), gcHeap, handle[0]);
                 calls.free(info);
             } catch (NativeCallException | MissingMemoryException e) {
-                problems.add(new Problem(ProblemKind.NATIVE_CALL_FAILED, handle[0], "", "UnregisterFrozenSegment: " + e.getMessage()));
+                chase.problem(ProblemKind.NATIVE_CALL_FAILED, handle[0], "", "UnregisterFrozenSegment: " + e.getMessage(), null);
             }
         }
         return frozen;
+    }
+
+    /** The dummy's {@code next} chain (heap 0's gen2 list): every read-only segment in it is a frozen region. */
+    private void followFrozen(Chase chase, long dummy, List<Region> frozen) {
+        FieldSpec next = chase.field("heap_segment", "next");
+        FieldSpec flags = chase.field("heap_segment", "flags");
+        FieldSpec mem = chase.field("heap_segment", "mem");
+        FieldSpec allocated = chase.field("heap_segment", "allocated");
+        FieldSpec committed = chase.field("heap_segment", "committed");
+        FieldSpec reserved = chase.field("heap_segment", "reserved");
+        long readonly = layout.constant("heap_segment.flags.readonly");
+        Set<Long> seen = new HashSet<>();
+        long from = dummy;
+        try {
+            long segment = chase.read(next, dummy);
+            while (segment != 0) {
+                if (!seen.add(segment) || seen.size() > limits.maxRegions()) {
+                    chase.problem(ProblemKind.SEGMENT_CYCLE, segment, "heap 0 gen2 list",
+                            "the list after the dummy frozen segment does not end; it is cut here", next.at(from));
+                    break;
+                }
+                if (chase.listening()) {
+                    chase.emit(new SegmentEntered(0, 2, segment));
+                }
+                long bits = chase.read(flags, segment);
+                if ((bits & readonly) != 0) {
+                    long end = chase.read(allocated, segment);
+                    Region region = new Region(0, SegmentKind.FROZEN, segment, chase.read(mem, segment), end, end, chase.read(committed, segment),
+                            chase.read(reserved, segment), bits, false);
+                    frozen.add(region);
+                    if (chase.listening()) {
+                        chase.emit(new RegionAccepted(region));
+                    }
+                }
+                from = segment;
+                segment = chase.read(next, segment);
+            }
+        } catch (MissingMemoryException e) {
+            chase.problem(ProblemKind.UNREADABLE_STRUCTURE, e.address(), "heap 0 gen2 list",
+                    "a heap_segment after the dummy frozen segment cannot be read (" + e.getMessage() + "); the list is cut here", chase.failedRead());
+        }
     }
 
     /**
      * The heaps: the calls' ranges by heap (the ephemeral region, the gen0 region holding the heap's
      * {@code alloc_allocated}, ends there), frozen segments in heap 0's gen2 first, in the dump path's order.
      */
-    private List<SubHeap> heaps(DiscoveredHeap published, List<Range> ranges, List<Region> frozen) {
+    private List<SubHeap> heaps(Chase chase, DiscoveredHeap published, List<Range> ranges, List<Region> frozen) {
         int count = ranges.isEmpty() ? 0 : ranges.get(ranges.size() - 1).heap() + 1;
         if (count != published.heaps().size() && !ranges.isEmpty()) {
-            problems.add(new Problem(ProblemKind.UNREADABLE_STRUCTURE, 0, "", String.format(
-                    "DiagDescrGenerations reported %d heap%s, the GC's globals list %d", count, count == 1 ? "" : "s", published.heaps().size())));
+            chase.problem(ProblemKind.UNREADABLE_STRUCTURE, 0, "", String.format(
+                    "DiagDescrGenerations reported %d heap%s, the GC's globals list %d", count, count == 1 ? "" : "s", published.heaps().size()), null);
         }
         List<SubHeap> heaps = new ArrayList<>();
         for (int h = 0; h < count; h++) {
@@ -253,9 +302,9 @@ public final class InProcessDiscovery {
                             return; // a freed region (heap_segment.allocated 0), as the dump path skips it
                         }
                         if (Long.compareUnsigned(region.end(), region.mem()) < 0 || Long.compareUnsigned(region.end(), region.reserved()) > 0) {
-                            problems.add(new Problem(ProblemKind.BAD_REGION_BOUNDS, r.mem(), region.toString(), String.format(
+                            chase.problem(ProblemKind.BAD_REGION_BOUNDS, r.mem(), region.toString(), String.format(
                                     "DiagDescrGenerations reported mem 0x%x, end 0x%x, reserved 0x%x out of order; the region is not walked",
-                                    r.mem(), region.end(), r.reserved())));
+                                    r.mem(), region.end(), r.reserved()), null);
                             return;
                         }
                         regions.add(region);

@@ -2,22 +2,27 @@ package io.clrheap.walker.explain;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
-import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.process.NativeCalls;
-import io.clrheap.walker.heap.AllocContextInfo;
-import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.discovery.HeapDiscovery;
+import io.clrheap.walker.discovery.DiscoveryEvent;
+import io.clrheap.walker.discovery.DiscoveryRecorder;
+import io.clrheap.walker.discovery.HeapDiscovered;
 import io.clrheap.walker.discovery.InProcessDiscovery;
 import io.clrheap.walker.discovery.InProcessRoute;
+import io.clrheap.walker.discovery.ProblemRaised;
+import io.clrheap.walker.discovery.Read;
+import io.clrheap.walker.discovery.RegionAccepted;
+import io.clrheap.walker.discovery.SegmentEntered;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.heap.SegmentKind;
-import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.heap.WalkLimits;
+import io.clrheap.walker.runtime.Target;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * Narrates the in-process path, the source article's (docs/reference/clr-layouts.md section 1): a thread → its allocation context →
@@ -25,10 +30,10 @@ import java.util.Set;
  * every callback it made → {@code RegisterFrozenSegment} with the {@code segment_info} written → the dummy segment's
  * {@code next} chain → {@code UnregisterFrozenSegment}.
  *
- * <p>The reads up to the vtable are the narrator's own; the calls are those {@link InProcessDiscovery} makes, through
- * a {@link RecordingNativeCalls} that records them and lets the narrator read the dummy frozen segment while it is
- * registered. The route the narrator read must be the one the discovery took ({@link InProcessDiscovery#route()});
- * the last section says whether it is, and whether the dump path finds the same regions.
+ * <p>Every read shown is one {@link InProcessDiscovery} made, told through a {@link io.clrheap.walker.discovery.DiscoveryListener}
+ * (the threads' sections are those of the dump path it runs first, {@link DumpPathSections}); the calls are those it
+ * makes, through a {@link RecordingNativeCalls} that records them. The one read of the narrator's own is the
+ * {@code segment_info} discovery wrote, read back while RegisterFrozenSegment holds it.
  */
 public final class InProcessNarrator {
 
@@ -37,20 +42,23 @@ public final class InProcessNarrator {
 
     private final Target target;
     private final NativeCalls calls;
-    private final Memory memory;
     private final RuntimeLayout layout;
     private final FieldReader reader;
+    private final ReadSteps steps;
+    /** The bytes around each read, taken as it was made: the dummy frozen segment is gone when the narration is written. */
+    private final Map<Read, HexExcerpt> excerpts = new IdentityHashMap<>();
     private final boolean all;
     private final List<ExplainSection> sections = new ArrayList<>();
-    private final List<ExplainSection> frozenSections = new ArrayList<>();
+    /** The RegisterFrozenSegment call, narrated while its segment_info is still allocated (null until it succeeds). */
+    private ExplainSection registered;
 
     /** {@code target} must read the memory of {@code calls}' session, as for {@link InProcessDiscovery}. */
     public InProcessNarrator(Target target, NativeCalls calls, boolean all) {
         this.target = target;
         this.calls = calls;
-        this.memory = target.memory();
         this.layout = target.layout();
-        this.reader = new FieldReader(memory, layout);
+        this.reader = new FieldReader(target.memory(), layout);
+        this.steps = new ReadSteps(target.memory(), layout, excerpts);
         this.all = all;
     }
 
@@ -60,105 +68,157 @@ public final class InProcessNarrator {
                         + "→ GCHeap → vtable slot 69 DiagDescrGenerations, which calls back once per region")
                 .note("the calls do not tell the allocation contexts to skip, nor where the ephemeral region's objects end (alloc_allocated): "
                         + "those are read the dump path's way (explain without --in-process narrates it)").build());
-        long[] heapOrigin = gcHeap();
-        long gcHeap = heapOrigin[0];
-        long[] functions = gcHeap == 0 ? null : vtable(gcHeap);
+        DiscoveryRecorder recorder = new DiscoveryRecorder();
         RecordingNativeCalls recording = new RecordingNativeCalls(calls, record -> {
-            if (functions != null && record.function() == functions[1] && record.failure().isEmpty()) {
-                registered(record);
+            if (record.failure().isEmpty() && record.function() == slot(recorder.events(), "RegisterFrozenSegment")) {
+                registered = registered(record);
             }
         });
-        InProcessDiscovery discovery = new InProcessDiscovery(target, recording);
+        InProcessDiscovery discovery = new InProcessDiscovery(target, recording, WalkLimits.DEFAULT, event -> {
+            if (event instanceof Read r && r.ok()) {
+                excerpts.put(r, ReadSteps.excerpt(target.memory(), r));
+            }
+            recorder.event(event);
+        });
         DiscoveredHeap found = discovery.discover();
-        List<NativeCallRecord> records = recording.records();
-        if (functions != null) {
-            for (NativeCallRecord r : records) {
-                if (r.function() == functions[0]) {
-                    sections.add(descrGenerations(r, found));
-                } else if (r.function() == functions[1]) {
-                    if (r.failure().isEmpty()) {
-                        sections.addAll(frozenSections);
-                    } else {
-                        sections.add(new SectionBuilder("RegisterFrozenSegment", FieldReader.format("call 0x%x", r.function()))
-                                .note("the call failed (%s): frozen segments are not found", r.failure()).build());
-                    }
-                } else if (r.function() == functions[2]) {
-                    sections.add(new SectionBuilder("UnregisterFrozenSegment", FieldReader.format("call 0x%x(this = 0x%x, segment = 0x%x)",
-                            r.function(), r.arguments().get(0), r.arguments().get(1)))
-                            .note("slot %d: takes the dummy out of heap 0's gen2 list again, so the process is as it was%s",
-                                    layout.constant("IGCHeap.UnregisterFrozenSegment.slot"), r.failure().isEmpty() ? "" : "; it failed: " + r.failure())
-                            .build());
-                }
+        List<DiscoveryEvent> events = recorder.events();
+        int split = 0;
+        while (!(events.get(split) instanceof HeapDiscovered)) {
+            split++;
+        }
+        DiscoveredHeap dumpPath = ((HeapDiscovered) events.get(split)).heap();
+        DumpPathSections dump = new DumpPathSections(target, true, dumpPath, excerpts);
+        dump.render(events.subList(0, split + 1), new SectionBuilder("g_dacTable", ""));
+        if (dump.threadStore() != null) {
+            sections.add(dump.threadStore());
+        }
+        List<DiscoveryEvent> own = events.subList(split + 1, events.size());
+        route(own, dump, dumpPath);
+        calls(recording.records(), own, found);
+        sections.add(result(found, discovery.route(), dumpPath));
+        return new Narration(target.describe(), "in-process", sections, found.regionsByAddress(), found.contexts(), recording.records(), events);
+    }
+
+    /** The value discovery read of IGCHeap vtable slot {@code name}, or 0 when it read none. */
+    private static long slot(List<DiscoveryEvent> events, String name) {
+        for (DiscoveryEvent e : events) {
+            if (e instanceof Read r && r.ok() && r.site().structure().equals("IGCHeapVtable") && r.site().field().equals(name)) {
+                return r.value();
             }
         }
-        sections.add(result(found, discovery.route(), heapOrigin));
-        return new Narration(target.describe(), "in-process", sections, found.regionsByAddress(), found.contexts(), records);
+        return 0;
     }
 
     /**
-     * {@code {GCHeap, allocation context}}: the first thread whose gc_reserved_1 is set; else (workstation GC)
-     * {@code g_pGCHeap} and 0.
+     * The way to the GCHeap as discovery read it: each thread whose gc_reserved_1 it read (its dump-path section with
+     * that read), else {@code g_pGCHeap}; then the GCHeap and its vtable's slots.
      */
-    private long[] gcHeap() {
-        List<ExplainSection> threadSections = new ArrayList<>();
-        List<NarratedThread> threads = new ThreadChain(target, reader, WalkLimits.DEFAULT.maxThreads()).read(threadSections, 0);
-        sections.addAll(threadSections);
+    private void route(List<DiscoveryEvent> own, DumpPathSections dump, DiscoveredHeap dumpPath) {
         int shown = 0;
-        for (NarratedThread t : threads) {
-            if (t.allocContext() == 0) {
+        SectionBuilder open = null;
+        String openTitle = "";
+        for (DiscoveryEvent e : own) {
+            if (e instanceof ProblemRaised p && open != null) {
+                open.note("problem: %s", p.problem().describe());
+            }
+            if (!(e instanceof Read r)) {
                 continue;
             }
-            if (t.gcReserved1() != 0) {
-                sections.add(t.section());
-                sections.add(new SectionBuilder("gc_reserved_1", FieldReader.format("of %s's allocation context at 0x%x", t.owner(), t.allocContext()))
-                        .note("gc_reserved_1 = 0x%x: the GCHeap this thread allocates on (server GC sets it to its heap's GCHeap)", t.gcReserved1()).build());
-                return new long[] {t.gcReserved1(), t.allocContext()};
+            String structure = r.site().structure();
+            if (structure.equals("heap_segment")) {
+                break; // the frozen segments' chain: after the calls
             }
-            if (shown++ < 2 || all) {
-                sections.add(t.section());
+            if (structure.equals("gc_alloc_context")) {
+                shown = gcReserved1(r, dump, dumpPath, shown);
+                continue;
             }
+            String title = switch (structure) {
+                case "g_dacTable", "g_pGCHeap" -> "g_pGCHeap";
+                case "GCHeap" -> "GCHeap";
+                default -> "IGCHeap vtable";
+            };
+            if (open == null || !openTitle.equals(title)) {
+                close(open);
+                openTitle = title;
+                open = new SectionBuilder(title, FieldReader.format("at 0x%x", r.site().base()));
+                switch (title) {
+                    case "g_pGCHeap" -> open.where("").note(layout.gc() == GcFlavor.WORKSTATION
+                            ? "workstation GC never sets gc_reserved_1 (every thread's is 0): the source article refuses to run here; clrheap takes the GCHeap from g_pGCHeap"
+                            : "no thread's gc_reserved_1 is set (no thread has allocated yet): the GCHeap is taken from g_pGCHeap");
+                    case "IGCHeap vtable" -> open.note("void DiagDescrGenerations(gen_walk_fn fn, void* context), called with this = the GCHeap; it calls "
+                            + "fn(context, generation, range_start, range_end, range_reserved) for every read-write region, heap by heap, generation 4 down to 0");
+                    default -> {
+                    }
+                }
+            }
+            if (structure.equals("g_pGCHeap")) {
+                open.where(FieldReader.format("at 0x%x (g_dacTable[%d])", r.site().base(), DacEntries.index(target, "g_pGCHeap")));
+            }
+            add(open, r);
         }
-        SectionBuilder s = new SectionBuilder("g_pGCHeap", "");
-        s.note(layout.gc() == GcFlavor.WORKSTATION
-                ? "workstation GC never sets gc_reserved_1 (every thread's is 0): the source article refuses to run here; clrheap takes the GCHeap from g_pGCHeap"
-                : "no thread's gc_reserved_1 is set (no thread has allocated yet): the GCHeap is taken from g_pGCHeap");
-        try {
-            long variable = s.add(DacEntries.entry(reader, target, "g_pGCHeap", v -> "&g_pGCHeap, which holds GCHeap* " + FieldReader.hex(memory.readPointer(v))));
-            long heap = s.add(reader.raw("IGCHeap* g_pGCHeap", variable, "(value)", 0, "pointer", 8, false, "g_dacTable", v -> "the GCHeap"));
-            sections.add(s.where(FieldReader.format("at 0x%x (g_dacTable[%d])", variable, DacEntries.index(target, "g_pGCHeap"))).build());
-            return new long[] {heap, 0};
-        } catch (MissingMemoryException e) {
-            s.note("cannot be read: %s; nothing is found", e.getMessage());
-            sections.add(s.build());
-            return new long[] {0, 0};
+        close(open);
+    }
+
+    private void close(SectionBuilder done) {
+        if (done != null) {
+            sections.add(done.build());
         }
     }
 
-    /** The GCHeap and its vtable's three slots: {DiagDescrGenerations, RegisterFrozenSegment, UnregisterFrozenSegment}; null if unreadable. */
-    private long[] vtable(long gcHeap) {
-        SectionBuilder h = new SectionBuilder("GCHeap", FieldReader.format("at 0x%x", gcHeap));
-        try {
-            long vtable = h.add(reader.field("GCHeap", gcHeap, "vtable", v -> "word 0: the IGCHeap vtable (IGCHeap has no data members)"));
-            if (layout.type("GCHeap").findField("pGenGCHeap").isPresent()) {
-                h.add(reader.field("GCHeap", gcHeap, "pGenGCHeap", v -> "server GC: this GCHeap's gc_heap (one of g_heaps)"));
+    private void add(SectionBuilder s, Read r) {
+        if (r.ok()) {
+            s.add(steps.step(r));
+        } else {
+            s.note(ReadSteps.missing(r));
+        }
+    }
+
+    /** A thread's gc_reserved_1: its section (with the read) and, when set, what it gives; returns the threads shown so far. */
+    private int gcReserved1(Read r, DumpPathSections dump, DiscoveredHeap dumpPath, int shown) {
+        long location = r.site().base();
+        String owner = dumpPath.contexts().stream().filter(c -> c.location() == location).map(AllocContextInfo::owner).findFirst().orElse("thread");
+        ExplainSection thread = dump.thread(owner);
+        SectionBuilder s = new SectionBuilder(owner, thread == null ? FieldReader.format("allocation context at 0x%x", location) : thread.where());
+        if (thread != null) {
+            thread.steps().forEach(s::add);
+            thread.notes().forEach(n -> s.note("%s", n));
+        }
+        add(s, r);
+        if (r.ok() && r.value() != 0) {
+            sections.add(s.build());
+            sections.add(new SectionBuilder("gc_reserved_1", FieldReader.format("of %s's allocation context at 0x%x", owner, location))
+                    .note("gc_reserved_1 = 0x%x: the GCHeap this thread allocates on (server GC sets it to its heap's GCHeap)", r.value()).build());
+            return shown + 1;
+        }
+        if (shown < 2 || all) {
+            sections.add(s.build());
+        }
+        return shown + 1;
+    }
+
+    /** The calls in the order made, the frozen segments' chain after RegisterFrozenSegment. */
+    private void calls(List<NativeCallRecord> records, List<DiscoveryEvent> own, DiscoveredHeap found) {
+        long descr = slot(own, "DiagDescrGenerations");
+        long register = slot(own, "RegisterFrozenSegment");
+        long unregister = slot(own, "UnregisterFrozenSegment");
+        for (NativeCallRecord r : records) {
+            if (r.function() == descr) {
+                sections.add(descrGenerations(r, found));
+            } else if (r.function() == register) {
+                if (r.failure().isEmpty() && registered != null) {
+                    sections.add(registered);
+                    sections.addAll(frozen(own));
+                } else {
+                    sections.add(new SectionBuilder("RegisterFrozenSegment", FieldReader.format("call 0x%x", r.function()))
+                            .note("the call failed (%s): frozen segments are not found", r.failure()).build());
+                }
+            } else if (r.function() == unregister) {
+                sections.add(new SectionBuilder("UnregisterFrozenSegment", FieldReader.format("call 0x%x(this = 0x%x, segment = 0x%x)",
+                        r.function(), r.arguments().get(0), r.arguments().get(1)))
+                        .note("slot %d: takes the dummy out of heap 0's gen2 list again, so the process is as it was%s",
+                                layout.constant("IGCHeap.UnregisterFrozenSegment.slot"), r.failure().isEmpty() ? "" : "; it failed: " + r.failure())
+                        .build());
             }
-            sections.add(h.build());
-            SectionBuilder v = new SectionBuilder("IGCHeap vtable", FieldReader.format("at 0x%x", vtable));
-            long slotSize = layout.constant("IGCHeap.slot_size");
-            long descr = v.add(reader.field("IGCHeapVtable", vtable, "DiagDescrGenerations", f -> FieldReader.format("slot %d (0x%x / %d): the code of DiagDescrGenerations",
-                    layout.offset("IGCHeapVtable", "DiagDescrGenerations") / slotSize, layout.offset("IGCHeapVtable", "DiagDescrGenerations"), slotSize)));
-            long register = v.add(reader.field("IGCHeapVtable", vtable, "RegisterFrozenSegment", f -> FieldReader.format("slot %d: RegisterFrozenSegment",
-                    layout.offset("IGCHeapVtable", "RegisterFrozenSegment") / slotSize)));
-            long unregister = v.add(reader.field("IGCHeapVtable", vtable, "UnregisterFrozenSegment", f -> FieldReader.format("slot %d: UnregisterFrozenSegment",
-                    layout.offset("IGCHeapVtable", "UnregisterFrozenSegment") / slotSize)));
-            v.note("void DiagDescrGenerations(gen_walk_fn fn, void* context), called with this = the GCHeap; it calls "
-                    + "fn(context, generation, range_start, range_end, range_reserved) for every read-write region, heap by heap, generation 4 down to 0");
-            sections.add(v.build());
-            return new long[] {descr, register, unregister};
-        } catch (MissingMemoryException e) {
-            h.note("the GCHeap or its vtable cannot be read: %s", e.getMessage());
-            sections.add(h.build());
-            return null;
         }
     }
 
@@ -200,12 +260,11 @@ public final class InProcessNarrator {
         return s.build();
     }
 
-    /** Runs while the dummy frozen segment is registered: the segment_info given, the dummy, and its next chain. */
-    private void registered(NativeCallRecord r) {
+    /** While the dummy frozen segment is registered: the segment_info discovery wrote, read back before the call returns it. */
+    private ExplainSection registered(NativeCallRecord r) {
         long info = r.arguments().get(1);
-        long dummy = r.result();
         SectionBuilder s = new SectionBuilder("RegisterFrozenSegment", FieldReader.format("call 0x%x(this = 0x%x, segment_info* 0x%x) = 0x%x",
-                r.function(), r.arguments().get(0), info, dummy));
+                r.function(), r.arguments().get(0), info, r.result()));
         try {
             s.add(reader.field("segment_info", info, "pvMem", v -> "0: an empty dummy, as GC._RegisterFrozenSegment(0, 0) passes"));
             s.add(reader.field("segment_info", info, "ibFirstObject", v -> "the object header size"));
@@ -217,37 +276,53 @@ public final class InProcessNarrator {
         } catch (MissingMemoryException e) {
             s.note("the segment_info cannot be read: %s", e.getMessage());
         }
-        frozenSections.add(s.build());
-        long readonly = layout.constant("heap_segment.flags.readonly");
-        long segment = dummy;
-        Set<Long> seen = new HashSet<>();
-        int n = 0;
-        while (segment != 0 && seen.add(segment) && seen.size() <= WalkLimits.DEFAULT.maxRegions()) {
-            boolean isDummy = segment == dummy;
-            SectionBuilder h = new SectionBuilder(isDummy ? "the dummy frozen segment" : "heap 0 gen2 list after the dummy, heap_segment " + ++n,
-                    FieldReader.format("at 0x%x", segment));
-            try {
-                long mem = h.add(reader.field("heap_segment", segment, "mem", v -> isDummy ? "pvMem + ibFirstObject" : "the first object"));
-                long allocated = h.add(reader.field("heap_segment", segment, "allocated", v -> "end of the objects"));
-                long flags = h.add(reader.field("heap_segment", segment, "flags",
-                        v -> (v & readonly) != 0 ? "readonly: a frozen segment" : "read-write: a gen2 region, already reported by the call"));
-                long next = h.add(reader.field("heap_segment", segment, "next", v -> v == 0 ? "the end of the list" : "the next segment of heap 0's gen2 list"));
-                if (!isDummy && (flags & readonly) != 0) {
-                    h.note("frozen segment: objects [0x%x, 0x%x)", mem, allocated);
-                }
-                if (all || isDummy || (flags & readonly) != 0 || n <= 1) {
-                    frozenSections.add(h.build());
-                }
-                segment = next;
-            } catch (MissingMemoryException e) {
-                h.note("cannot be read: %s; the list is cut here", e.getMessage());
-                frozenSections.add(h.build());
-                return;
-            }
-        }
+        return s.build();
     }
 
-    private ExplainSection result(DiscoveredHeap found, InProcessRoute route, long[] origin) {
+    /** The dummy's next chain as discovery followed it: the dummy, every frozen segment, and (without --all) the first read-write one. */
+    private List<ExplainSection> frozen(List<DiscoveryEvent> own) {
+        List<ExplainSection> out = new ArrayList<>();
+        SectionBuilder s = null;
+        boolean keep = true;
+        int n = 0;
+        for (DiscoveryEvent e : own) {
+            switch (e) {
+                case Read r when r.site().structure().equals("heap_segment") -> {
+                    if (s == null) {
+                        s = new SectionBuilder("the dummy frozen segment", FieldReader.format("at 0x%x", r.site().base()));
+                    }
+                    add(s, r);
+                }
+                case SegmentEntered g -> {
+                    if (s != null && keep) {
+                        out.add(s.build());
+                    }
+                    n++;
+                    s = new SectionBuilder("heap 0 gen2 list after the dummy, heap_segment " + n, FieldReader.format("at 0x%x", g.segment()));
+                    keep = all || n <= 1;
+                }
+                case RegionAccepted a -> {
+                    if (s != null) {
+                        s.note("frozen segment: objects [0x%x, 0x%x)", a.region().mem(), a.region().end());
+                        keep = true;
+                    }
+                }
+                case ProblemRaised p -> {
+                    if (s != null) {
+                        s.note("problem: %s", p.problem().describe());
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        if (s != null && keep) {
+            out.add(s.build());
+        }
+        return out;
+    }
+
+    private ExplainSection result(DiscoveredHeap found, InProcessRoute route, DiscoveredHeap dumpPath) {
         List<Region> regions = found.regionsByAddress();
         SectionBuilder s = new SectionBuilder("result", FieldReader.format("%d regions", regions.size()));
         for (Region r : regions) {
@@ -261,14 +336,13 @@ public final class InProcessNarrator {
         if (route == null) {
             s.note("InProcessDiscovery found no GCHeap");
         } else {
-            boolean same = route.gcHeap() == origin[0] && route.allocContext() == origin[1];
-            s.note(same ? FieldReader.format("InProcessDiscovery took the same route: GCHeap 0x%x, vtable 0x%x, DiagDescrGenerations 0x%x, %d callbacks",
-                    route.gcHeap(), route.vtable(), route.descrGenerations(), route.ranges())
-                    : FieldReader.format("InProcessDiscovery took another route: GCHeap 0x%x from context 0x%x", route.gcHeap(), route.allocContext()));
+            s.note("the route InProcessDiscovery took (narrated above): GCHeap 0x%x (%s), vtable 0x%x, DiagDescrGenerations 0x%x, %d callbacks",
+                    route.gcHeap(), route.thread().isEmpty() ? "g_pGCHeap" : route.thread() + "'s gc_reserved_1", route.vtable(),
+                    route.descrGenerations(), route.ranges());
         }
         found.problems().forEach(p -> s.note("problem: %s", p.describe()));
-        List<String> dump = shape(new HeapDiscovery(target).discover().regionsByAddress());
-        s.note(dump.equals(shape(regions)) ? "the dump path finds the same regions (heap, kind, mem, end, reserved)"
+        List<String> dump = shape(dumpPath.regionsByAddress());
+        s.note(dump.equals(shape(regions)) ? "the dump path (which InProcessDiscovery ran first, for the allocation contexts) finds the same regions (heap, kind, mem, end, reserved)"
                 : "the dump path finds other regions: " + dump.size() + " against " + regions.size());
         return s.build();
     }

@@ -11,8 +11,9 @@ import java.util.function.Consumer;
 /**
  * A {@link NativeCalls} that passes every call on and records it: the function, the arguments, the result and the
  * arguments of every callback the called code made. A listener sees each call as soon as it returns, before the
- * caller goes on — so the narrator can read what a call just set up (the dummy frozen segment) before the next call
- * takes it down. Lets {@code explain} narrate {@link io.clrheap.walker.discovery.InProcessDiscovery} without changing it.
+ * caller goes on — so the narrator can read what a call was given (the segment_info of RegisterFrozenSegment) before
+ * the caller frees it. With the discovery's events, lets {@code explain} narrate
+ * {@link io.clrheap.walker.discovery.InProcessDiscovery} without a chase of its own.
  */
 public final class RecordingNativeCalls implements NativeCalls {
 

@@ -7,7 +7,7 @@ import java.util.Locale;
 /** Collects the reads and notes of one {@link ExplainSection} as a narrator goes. */
 final class SectionBuilder {
 
-    private final String title;
+    private String title;
     private String where;
     private final List<ExplainStep> steps = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
@@ -16,6 +16,12 @@ final class SectionBuilder {
     SectionBuilder(String title, String where) {
         this.title = title;
         this.where = where;
+    }
+
+    /** Names the stage, once a later read has told what it is (a thread's id). */
+    SectionBuilder title(String text) {
+        this.title = text;
+        return this;
     }
 
     /** Says where the structure is, once a later read has told. */

@@ -1,0 +1,209 @@
+package io.clrheap.walker.discovery;
+
+import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.FieldRead;
+import io.clrheap.walker.heap.ProblemKind;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
+import io.clrheap.walker.heap.SubHeap;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A heap's generation table and its region lists (docs/reference/discovery.md section 6): each generation's
+ * {@code start_segment} (at the offset the GC publishes), then every {@code heap_segment} of its list through
+ * {@code next}; the ephemeral region ends at {@code alloc_allocated}. One instance per discovery: a region listed by
+ * two heaps' lists is walked once, and the region budget spans every heap.
+ */
+final class RegionChains {
+
+    /** The order SOS's eeheap lists them: gen2 (frozen segments first), gen1, gen0, LOH, POH (GCMD EnumerateHeapSegments). */
+    private static final int[] LIST_ORDER = {2, 1, 0, 3, 4};
+
+    private final Chase chase;
+    private final long stride;
+    private final FieldSpec startSegment;
+    private final long gen0ContextOffset;
+    private final FieldSpec allocated;
+    private final FieldSpec committed;
+    private final FieldSpec reserved;
+    private final FieldSpec mem;
+    private final FieldSpec flags;
+    private final FieldSpec next;
+    private final long readonly;
+    private final Set<Long> seen = new HashSet<>();
+    private int budget;
+
+    /**
+     * @param stride            GcDacVars.generation_size
+     * @param startSegment      generation.start_segment, at the published offset when there is one
+     * @param gen0ContextOffset generation.allocation_context, likewise
+     */
+    RegionChains(Chase chase, long stride, FieldSpec startSegment, long gen0ContextOffset) {
+        this.chase = chase;
+        this.stride = stride;
+        this.startSegment = startSegment;
+        this.gen0ContextOffset = gen0ContextOffset;
+        this.allocated = chase.field("heap_segment", "allocated");
+        this.committed = chase.field("heap_segment", "committed");
+        this.reserved = chase.field("heap_segment", "reserved");
+        this.mem = chase.field("heap_segment", "mem");
+        this.flags = chase.field("heap_segment", "flags");
+        this.next = chase.field("heap_segment", "next");
+        this.readonly = chase.layout.constant("heap_segment.flags.readonly");
+        this.budget = chase.limits.maxRegions();
+    }
+
+    /** The heap's regions; its gen0 allocation context (generation_table[0].allocation_context) goes to {@code contexts}. */
+    SubHeap heap(HeapRoots heap, AllocContextReader contexts, List<AllocContextInfo> found) {
+        if (chase.listening()) {
+            chase.emit(new GenerationTableEntered(heap.index(), heap.generationTable(), stride));
+        }
+        long[] starts = new long[5];
+        boolean[] readable = new boolean[5];
+        for (int gen = 0; gen < 5; gen++) {
+            long generation = heap.generationTable() + gen * stride;
+            try {
+                starts[gen] = chase.read(startSegment, generation);
+                readable[gen] = true;
+            } catch (MissingMemoryException e) {
+                chase.problem(ProblemKind.UNREADABLE_STRUCTURE, generation, "heap " + heap.index(), "generation " + gen + " cannot be read: "
+                        + e.getMessage(), chase.failedRead());
+            }
+        }
+        String owner = "heap " + heap.index() + " gen0";
+        if (chase.listening()) {
+            chase.emit(new ContextEntered(owner));
+        }
+        found.add(contexts.read(owner, heap.generationTable() + gen0ContextOffset));
+        List<Region> regions = new ArrayList<>();
+        for (int gen : LIST_ORDER) {
+            if (readable[gen]) {
+                list(heap, gen, starts[gen], regions);
+            }
+        }
+        return new SubHeap(heap.index(), heap.gcHeap(), heap.generationTable(), heap.allocAllocated(), heap.ephemeralSegment(),
+                heap.finalizeQueue(), regions);
+    }
+
+    private void list(HeapRoots heap, int gen, long first, List<Region> regions) {
+        if (chase.listening()) {
+            chase.emit(new GenerationListEntered(heap.index(), gen, first));
+        }
+        String where = "heap " + heap.index() + " gen" + gen + " list";
+        Set<Long> chain = new HashSet<>();
+        // the read that gave the segment now followed: what a cycle or the budget names as the cause
+        FieldSpec from = startSegment;
+        long fromBase = heap.generationTable() + gen * stride;
+        long segment = first;
+        while (segment != 0) {
+            if (!chain.add(segment)) {
+                rejected(heap, gen, segment, Rejection.REPEATED);
+                chase.problem(ProblemKind.SEGMENT_CYCLE, segment, where, "this heap_segment comes again in the same list; the chain is cut here",
+                        from.at(fromBase));
+                break;
+            }
+            if (!seen.add(segment)) {
+                rejected(heap, gen, segment, Rejection.ALREADY_LISTED);
+                break; // already listed from another generation's list (segments mode: gen0/gen1 start in gen2's); so is the rest
+            }
+            if (budget-- <= 0) {
+                rejected(heap, gen, segment, Rejection.OVER_BUDGET);
+                chase.problem(ProblemKind.TOO_MANY_REGIONS, segment, where, "more than " + chase.limits.maxRegions()
+                        + " regions; the rest are not followed", from.at(fromBase));
+                break;
+            }
+            if (chase.listening()) {
+                chase.emit(new SegmentEntered(heap.index(), gen, segment));
+            }
+            long following;
+            try {
+                long end = chase.read(allocated, segment);
+                long commit = chase.read(committed, segment);
+                long reserve = chase.read(reserved, segment);
+                long start = chase.read(mem, segment);
+                long bits = chase.read(flags, segment);
+                following = chase.read(next, segment);
+                Region region = region(heap, gen, segment, start, end, commit, reserve, bits);
+                if (region != null) {
+                    regions.add(region);
+                }
+            } catch (MissingMemoryException e) {
+                rejected(heap, gen, segment, Rejection.UNREADABLE);
+                chase.problem(ProblemKind.UNREADABLE_STRUCTURE, segment, where, "heap_segment cannot be read (" + e.getMessage()
+                        + "); the chain is cut here", chase.failedRead());
+                break;
+            }
+            from = next;
+            fromBase = segment;
+            segment = following;
+        }
+    }
+
+    /** The region a heap_segment describes, or null when it is freed or its bounds are out of order (reported). */
+    private Region region(HeapRoots heap, int gen, long segment, long start, long allocatedEnd, long commit, long reserve, long bits) {
+        SegmentKind kind = (bits & readonly) != 0 ? SegmentKind.FROZEN : SegmentKind.ofGeneration(gen);
+        boolean ephemeral = segment == heap.ephemeralSegment();
+        long end = ephemeral ? heap.allocAllocated() : allocatedEnd;
+        Region region = new Region(heap.index(), kind, segment, start, end, allocatedEnd, commit, reserve, bits, ephemeral);
+        if (allocatedEnd == 0 && !ephemeral) {
+            rejected(heap.index(), kind, segment, Rejection.FREED); // allocated 0 marks a freed region (gcpriv.h heap_segment.allocated)
+            return null;
+        }
+        // mem <= end <= committed <= reserved: a region's objects lie in memory the GC committed
+        boolean endOutside = Long.compareUnsigned(end, start) < 0 || Long.compareUnsigned(end, commit) > 0;
+        if (endOutside || Long.compareUnsigned(commit, reserve) > 0) {
+            rejected(heap.index(), kind, segment, Rejection.BAD_BOUNDS);
+            FieldRead cause = !endOutside ? committed.at(segment) : ephemeral ? heap.allocAllocatedRead() : allocated.at(segment);
+            chase.problem(ProblemKind.BAD_REGION_BOUNDS, segment, region.toString(), String.format(
+                    "mem 0x%x, end 0x%x, committed 0x%x, reserved 0x%x are out of order; the region is not walked",
+                    start, end, commit, reserve), cause);
+            return null;
+        }
+        if (chase.listening()) {
+            chase.emit(new RegionAccepted(region));
+        }
+        return region;
+    }
+
+    private void rejected(HeapRoots heap, int gen, long segment, Rejection reason) {
+        rejected(heap.index(), SegmentKind.ofGeneration(gen), segment, reason);
+    }
+
+    private void rejected(int heap, SegmentKind kind, long segment, Rejection reason) {
+        if (chase.listening()) {
+            chase.emit(new RegionRejected(heap, kind, segment, reason));
+        }
+    }
+
+    /** Regions whose object ranges overlap an earlier one (by address) are corrupt: reported and dropped. */
+    List<SubHeap> dropOverlapping(List<SubHeap> heaps) {
+        List<Region> all = new ArrayList<>();
+        heaps.forEach(h -> all.addAll(h.regions()));
+        all.sort((a, b) -> Long.compareUnsigned(a.mem(), b.mem()));
+        Set<Region> dropped = new HashSet<>();
+        long reach = 0;
+        Region previous = null;
+        for (Region r : all) {
+            if (previous != null && Long.compareUnsigned(r.mem(), reach) < 0 && r.end() != r.mem()) {
+                dropped.add(r);
+                rejected(r.heap(), r.kind(), r.descriptor(), Rejection.OVERLAPPING);
+                chase.problem(ProblemKind.BAD_REGION_BOUNDS, r.descriptor(), r.toString(), String.format(
+                        "its objects overlap those of %s; the region is not walked", previous), mem.at(r.descriptor()));
+                continue;
+            }
+            if (Long.compareUnsigned(r.end(), reach) > 0) {
+                reach = r.end();
+                previous = r;
+            }
+        }
+        if (dropped.isEmpty()) {
+            return heaps;
+        }
+        return heaps.stream().map(h -> new SubHeap(h.index(), h.gcHeap(), h.generationTable(), h.allocAllocated(), h.ephemeralSegment(),
+                h.finalizeQueue(), h.regions().stream().filter(r -> !dropped.contains(r)).toList())).toList();
+    }
+}
