@@ -1,6 +1,6 @@
 package io.clrheap.walker.discovery;
 
-/** Why a heap_segment is not walked (docs/reference/discovery.md section 6; walker-semantics.md for the checks). */
+/** Why a heap_segment is not walked (docs/reference/discovery.md section 6; docs/reference/walker-semantics.md for the checks). */
 public enum Rejection {
     /** {@code allocated} is 0 and it is not the ephemeral region: a freed region (gcpriv.h heap_segment.allocated). */
     FREED("allocated 0 marks a freed region: nothing to walk"),

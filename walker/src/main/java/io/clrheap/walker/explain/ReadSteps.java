@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * Turns a read discovery made ({@link Read}) into an {@link ExplainStep}: the read as made, what its value means in
  * the chase, and the bytes around it. The meanings say what the runtime's source says the field is
- * (docs/reference/discovery.md sections 4-8; clr-layouts.md for the in-process path's).
+ * (docs/reference/discovery.md sections 4-8; docs/reference/clr-layouts.md for the in-process path's).
  */
 final class ReadSteps {
 
