@@ -31,6 +31,7 @@ final class Chase {
     private final List<Problem> problems = new ArrayList<>();
     /** The last read that found its memory missing: what a problem raised for it names. */
     private FieldSpec failed;
+    private boolean chainBroken;
     private long failedBase;
 
     Chase(Target target, WalkLimits limits, DiscoveryListener listener) {
@@ -112,7 +113,20 @@ final class Chase {
         return new FieldSpec("g_dacTable", "[" + index + "] " + name, 8L * index, "pointer", 8, false, source);
     }
 
+    /**
+     * Whether a problem raised so far means a list may hide regions (a cut chain, an unreadable descriptor, a
+     * generation or heap without regions, a heap listed twice): then the region map is searched for the rest.
+     */
+    boolean chainBroken() {
+        return chainBroken;
+    }
+
     void problem(ProblemKind kind, long address, String region, String detail, FieldRead cause) {
+        chainBroken |= switch (kind) {
+            case SEGMENT_CYCLE, UNREADABLE_STRUCTURE, BAD_REGION_BOUNDS, MISSING_GENERATION_START, HEAP_WITHOUT_REGIONS, DUPLICATE_HEAP,
+                 REGION_LISTED_TWICE, FOREIGN_REGION, EPHEMERAL_NOT_LISTED, BAD_HEAP_COUNT -> true;
+            default -> false;
+        };
         Problem p = new Problem(kind, address, region, detail, cause);
         problems.add(p);
         if (listening) {

@@ -77,13 +77,26 @@ public final class HeapDiscovery {
         AllocContextReader contexts = new AllocContextReader(chase);
         List<SubHeap> heaps = new ArrayList<>();
         List<AllocContextInfo> found = new ArrayList<>();
+        java.util.Map<Long, Integer> gcHeaps = new java.util.HashMap<>();
         for (int i = 0; i < count; i++) {
             HeapRoots r = roots.read(i);
-            if (r != null) {
-                heaps.add(chains.heap(r, contexts, found));
+            if (r == null) {
+                continue;
             }
+            Integer first = r.gcHeap() == 0 ? null : gcHeaps.putIfAbsent(r.gcHeap(), i);
+            if (first != null) {
+                chase.problem(ProblemKind.DUPLICATE_HEAP, roots.entryAddress(i), "heap " + i, String.format(
+                        "g_heaps[%d] is gc_heap 0x%x, as g_heaps[%d] is: it is walked once; heap %d's regions are looked for in the region map",
+                        i, r.gcHeap(), first, i), new io.clrheap.walker.heap.FieldRead("gc_heap*[] g_heaps", "[" + i + "]", roots.entryAddress(i), 0,
+                        "GcDacVars.g_heaps"));
+                continue;
+            }
+            heaps.add(chains.heap(r, contexts, found));
         }
         heaps = chains.dropOverlapping(heaps);
+        if (chase.chainBroken()) {
+            heaps = new RegionMapRecovery(chase, roots, count).recover(heaps, chains.listed());
+        }
         found.addAll(new ThreadContexts(chase, contexts).read());
         found.add(globalContext(chase, contexts));
         return new DiscoveredHeap(layout.gc(), heaps, found.stream().filter(contexts::plausible).toList(), freeMt, gcInProgress, chase.problems());

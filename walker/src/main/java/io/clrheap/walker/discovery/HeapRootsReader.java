@@ -182,6 +182,30 @@ final class HeapRootsReader {
         return server ? readServer(i) : readWorkstation();
     }
 
+    /** Where {@code g_heaps[i]} lies (server GC). */
+    long entryAddress(int i) {
+        return heapArray + 8L * i;
+    }
+
+    /**
+     * The gc_heap at {@code gcHeap}, read as heap {@code index} with the published offsets: a heap that g_heaps does not
+     * list (a damaged entry) but whose regions name it as their owner. Null when it cannot be read, or under workstation GC.
+     */
+    HeapRoots readOwner(int index, long gcHeap) {
+        if (!server || gcHeapFields == null) {
+            return null;
+        }
+        try {
+            long allocAllocated = chase.read(gcHeapFields[0], gcHeap);
+            long ephemeral = chase.read(gcHeapFields[1], gcHeap);
+            long finalizeQueue = chase.read(gcHeapFields[2], gcHeap);
+            return new HeapRoots(index, gcHeap, gcHeap + gcHeapFields[3].offset(), allocAllocated, ephemeral, finalizeQueue, gcHeapFields[0].at(gcHeap),
+                    gcHeapFields[1].at(gcHeap));
+        } catch (MissingMemoryException e) {
+            return null;
+        }
+    }
+
     private HeapRoots readServer(int i) {
         long heap = 0;
         try {
@@ -189,7 +213,8 @@ final class HeapRootsReader {
             long allocAllocated = chase.read(gcHeapFields[0], heap);
             long ephemeral = chase.read(gcHeapFields[1], heap);
             long finalizeQueue = chase.read(gcHeapFields[2], heap);
-            return new HeapRoots(i, heap, heap + gcHeapFields[3].offset(), allocAllocated, ephemeral, finalizeQueue, gcHeapFields[0].at(heap));
+            return new HeapRoots(i, heap, heap + gcHeapFields[3].offset(), allocAllocated, ephemeral, finalizeQueue, gcHeapFields[0].at(heap),
+                    gcHeapFields[1].at(heap));
         } catch (MissingMemoryException e) {
             chase.problem(ProblemKind.UNREADABLE_STRUCTURE, heap == 0 ? heapArray + 8L * i : heap, "heap " + i,
                     String.format("g_heaps[%d] (gc_heap 0x%x) cannot be read (%s); this heap is not walked", i, heap, e.getMessage()),
@@ -202,9 +227,10 @@ final class HeapRootsReader {
         FieldSpec allocAllocated = FieldSpec.variable("gc_heap::alloc_allocated", "pointer", 8, false, "GcDacVars.alloc_allocated");
         try {
             long end = chase.read(allocAllocated, statics[0]);
-            long ephemeral = chase.read(FieldSpec.variable("gc_heap::ephemeral_heap_segment", "pointer", 8, false, "GcDacVars.ephemeral_heap_segment"), statics[1]);
+            FieldSpec ephemeralSegment = FieldSpec.variable("gc_heap::ephemeral_heap_segment", "pointer", 8, false, "GcDacVars.ephemeral_heap_segment");
+            long ephemeral = chase.read(ephemeralSegment, statics[1]);
             long finalizeQueue = chase.read(FieldSpec.variable("gc_heap::finalize_queue", "pointer", 8, false, "GcDacVars.finalize_queue"), statics[2]);
-            return new HeapRoots(0, 0, generationTable, end, ephemeral, finalizeQueue, allocAllocated.at(statics[0]));
+            return new HeapRoots(0, 0, generationTable, end, ephemeral, finalizeQueue, allocAllocated.at(statics[0]), ephemeralSegment.at(statics[1]));
         } catch (MissingMemoryException e) {
             unreadableWorkstationHeap(e);
             return null;

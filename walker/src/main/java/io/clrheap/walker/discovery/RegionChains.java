@@ -34,6 +34,10 @@ final class RegionChains {
     private final FieldSpec flags;
     private final FieldSpec next;
     private final long readonly;
+    /** heap_segment.heap: the owning gc_heap (server GC builds only), null elsewhere. */
+    private final FieldSpec owner;
+    /** Regions mode (every supported build): every generation starts with a region, every region is in exactly one list. */
+    private final boolean regionsMode;
     private final Set<Long> seen = new HashSet<>();
     private int budget;
 
@@ -54,6 +58,9 @@ final class RegionChains {
         this.flags = chase.field("heap_segment", "flags");
         this.next = chase.field("heap_segment", "next");
         this.readonly = chase.layout.constant("heap_segment.flags.readonly");
+        this.owner = chase.layout.gc() == io.clrheap.layout.GcFlavor.SERVER && chase.layout.type("heap_segment").findField("heap").isPresent()
+                ? chase.field("heap_segment", "heap") : null;
+        this.regionsMode = chase.layout.constants().containsKey("region.basic_size");
         this.budget = chase.limits.maxRegions();
     }
 
@@ -81,12 +88,60 @@ final class RegionChains {
         found.add(contexts.read(owner, heap.generationTable() + gen0ContextOffset));
         List<Region> regions = new ArrayList<>();
         for (int gen : LIST_ORDER) {
+            if (readable[gen] && starts[gen] == 0 && regionsMode) {
+                long generation = heap.generationTable() + gen * stride;
+                chase.problem(ProblemKind.MISSING_GENERATION_START, startSegment.at(generation).address(), "heap " + heap.index() + " gen" + gen + " list", String.format(
+                        "generation_table[%d].start_segment is 0: with regions every generation starts with a region; its regions are looked for in the region map",
+                        gen), startSegment.at(generation));
+            }
             if (readable[gen]) {
                 list(heap, gen, starts[gen], regions);
             }
         }
+        if (regionsMode) {
+            ephemeral(heap, regions);
+        }
+        if (regions.isEmpty() && regionsMode) {
+            chase.problem(ProblemKind.HEAP_WITHOUT_REGIONS, heap.gcHeap() != 0 ? heap.gcHeap() : heap.generationTable(), "heap " + heap.index(),
+                    "no list of this heap names a region; its regions are looked for in the region map", startSegment.at(heap.generationTable()));
+        }
         return new SubHeap(heap.index(), heap.gcHeap(), heap.generationTable(), heap.allocAllocated(), heap.ephemeralSegment(),
                 heap.finalizeQueue(), regions);
+    }
+
+    /**
+     * The heap's ephemeral region must be one of its listed regions (gen0 allocates in it). When ephemeral_heap_segment
+     * names none, the listed gen0 region holding alloc_allocated is the one (its objects end there); reported either way.
+     */
+    private void ephemeral(HeapRoots heap, List<Region> regions) {
+        if (regions.isEmpty() || regions.stream().anyMatch(Region::ephemeral)) {
+            return;
+        }
+        long end = heap.allocAllocated();
+        Region holder = null;
+        for (Region r : regions) {
+            if (r.kind() == SegmentKind.GEN0 && Long.compareUnsigned(end, r.mem()) >= 0 && Long.compareUnsigned(end, r.committed()) <= 0) {
+                holder = r;
+            }
+        }
+        String where = "heap " + heap.index();
+        if (holder == null) {
+            chase.problem(ProblemKind.EPHEMERAL_NOT_LISTED, heap.ephemeralRead().address(), where, String.format(
+                    "ephemeral_heap_segment 0x%x is in none of the heap's lists, and no listed gen0 region holds alloc_allocated 0x%x; "
+                            + "gen0 regions end at their heap_segment.allocated", heap.ephemeralSegment(), end), heap.ephemeralRead());
+            return;
+        }
+        Region fixed = new Region(holder.heap(), holder.kind(), holder.descriptor(), holder.mem(), end, holder.allocated(), holder.committed(),
+                holder.reserved(), holder.flags(), true);
+        regions.set(regions.indexOf(holder), fixed);
+        chase.problem(ProblemKind.EPHEMERAL_NOT_LISTED, heap.ephemeralRead().address(), where, String.format(
+                "ephemeral_heap_segment 0x%x is in none of the heap's lists; the listed gen0 region holding alloc_allocated 0x%x, %s, is taken as "
+                        + "the ephemeral one", heap.ephemeralSegment(), end, fixed), heap.ephemeralRead());
+    }
+
+    /** The descriptors of every region listed so far (by every heap). */
+    Set<Long> listed() {
+        return seen;
     }
 
     private void list(HeapRoots heap, int gen, long first, List<Region> regions) {
@@ -108,6 +163,10 @@ final class RegionChains {
             }
             if (!seen.add(segment)) {
                 rejected(heap, gen, segment, Rejection.ALREADY_LISTED);
+                if (regionsMode) {
+                    chase.problem(ProblemKind.REGION_LISTED_TWICE, segment, where, "this heap_segment is already in another list; it is walked once "
+                            + "and this list is cut here (with regions every region is in exactly one list)", from.at(fromBase));
+                }
                 break; // already listed from another generation's list (segments mode: gen0/gen1 start in gen2's); so is the rest
             }
             if (budget-- <= 0) {
@@ -127,6 +186,13 @@ final class RegionChains {
                 long start = chase.read(mem, segment);
                 long bits = chase.read(flags, segment);
                 following = chase.read(next, segment);
+                if (owner != null && (bits & readonly) == 0) {
+                    long owning = chase.read(owner, segment);
+                    if (owning != heap.gcHeap()) {
+                        chase.problem(ProblemKind.FOREIGN_REGION, segment, where, String.format(
+                                "heap_segment.heap is 0x%x, not this heap's gc_heap 0x%x", owning, heap.gcHeap()), owner.at(segment));
+                    }
+                }
                 Region region = region(heap, gen, segment, start, end, commit, reserve, bits);
                 if (region != null) {
                     regions.add(region);

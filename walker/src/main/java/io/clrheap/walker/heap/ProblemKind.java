@@ -24,6 +24,22 @@ public enum ProblemKind {
     GC_IN_PROGRESS("GC in progress"),
     /** An in-process call into the runtime (DiagDescrGenerations, RegisterFrozenSegment) failed: what it would have listed is missing. */
     NATIVE_CALL_FAILED("native call failed"),
+    /** Two entries of {@code g_heaps} are the same gc_heap: it is walked once, and the heap the entry should be is looked for in the region map. */
+    DUPLICATE_HEAP("heap listed twice"),
+    /** A heap lists no region at all (regions mode: every heap has regions of every generation): its regions are looked for in the region map. */
+    HEAP_WITHOUT_REGIONS("heap without regions"),
+    /** A generation's {@code start_segment} is 0 (regions mode: every generation starts with a region): its regions are looked for in the region map. */
+    MISSING_GENERATION_START("generation without a start region"),
+    /** A region that two lists name (regions mode: every region is in exactly one list): it is walked once. */
+    REGION_LISTED_TWICE("region in two lists"),
+    /** A region in one heap's lists whose {@code heap_segment.heap} names another gc_heap. */
+    FOREIGN_REGION("region owned by another heap"),
+    /** The heap's {@code ephemeral_heap_segment} is in none of its lists: the listed region holding {@code alloc_allocated} is taken as ephemeral, when there is one. */
+    EPHEMERAL_NOT_LISTED("ephemeral region in no list"),
+    /** A region no list names, found through the region map (the GC's table of region descriptors): it is walked. */
+    RECOVERED_REGION("region recovered from the region map"),
+    /** A list is broken but the region map cannot be used to recover what it hides (no intact region to locate it, or unreadable). */
+    REGION_MAP_UNUSABLE("region map unusable"),
     /** An object's MethodTable word is zero: the walk resyncs. */
     NULL_METHOD_TABLE("null MethodTable"),
     /** An object's MethodTable is unreadable or not plausible: the walk resyncs. */
