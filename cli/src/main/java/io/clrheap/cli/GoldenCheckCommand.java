@@ -21,7 +21,10 @@ import picocli.CommandLine.Parameters;
             "of live objects (a golden/real folder, or one that clrheap capture wrote): every",
             "listed object must be found with its MethodTable and size, the walk must meet no",
             "problem, and every object found beyond the list (dead ones) must be free or have",
-            "a real MethodTable. Prints what is missing, misread and extra."},
+            "a real MethodTable. Prints what is missing, misread and extra. The list is the",
+            "referee, so one that is empty, truncated (no final line feed, a line cut short),",
+            "malformed, or at odds with the folder's own counts (info.txt's object count,",
+            "selfreport.txt's OBJ addresses) is refused, naming the file and line."},
         footer = {
             "",
             "Examples:",
@@ -29,7 +32,7 @@ import picocli.CommandLine.Parameters;
             "  ./clrheap golden check golden/real/net8-nomodule --module /path/to/Sarif.Multitool",
             "",
             "Exit codes: 0 the walk agrees with the list; 1 it does not; 2 bad usage; 3 the",
-            "folder or its dump cannot be read."
+            "folder, its list or its dump cannot be read, or the list is refused."
         })
 final class GoldenCheckCommand implements Callable<Integer> {
 

@@ -20,12 +20,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A real golden folder (golden/real/NAME, or one {@code clrheap capture} wrote) checked the way the real-dump tests
  * check it: the walker runs on {@code core.xz} and must find every object of {@code live-objects.txt} (the runtime's
  * own list) with its MethodTable and size, meet no problem, and every object it finds beyond the list (dead ones: the
- * list holds live objects only) must be free or have a real MethodTable (its EEClass points back to it).
+ * list holds live objects only) must be free or have a real MethodTable (its EEClass points back to it). A list
+ * that is empty, truncated or malformed, or disagrees with the folder's own counts ({@code info.txt}'s object count,
+ * {@code selfreport.txt}'s OBJ addresses), is refused before the walk ({@link BadLiveListException}).
  */
 public final class RealGoldenCheck {
 
@@ -48,9 +52,40 @@ public final class RealGoldenCheck {
         }
     }
 
-    /** Reads {@code address size mt type} lines; '#' lines and blank ones are skipped. */
+    /** A live list that cannot be the referee: empty, truncated, malformed, or at odds with the folder's own counts. */
+    public static final class BadLiveListException extends IOException {
+        public BadLiveListException(String message) {
+            super(message);
+        }
+    }
+
+    private static final Pattern LIVE_LINE = Pattern.compile("0x([0-9a-fA-F]{1,16}) ([0-9]{1,19}) 0x([0-9a-fA-F]{1,16}) (\\S.*)");
+    /** info.txt's count of the snapshot's objects: golden/real's form and the one {@code clrheap capture} writes. */
+    private static final Pattern INFO_COUNT = Pattern.compile("(?:live objects \\(EventPipe heap walk\\): (\\d+)|snapshot: (\\d+) objects).*");
+    private static final Pattern OBJ_ADDRESS = Pattern.compile("OBJ\\b.*\\baddr=(0x[0-9a-fA-F]+)\\b.*");
+
+    /**
+     * Reads {@code address size mt type} lines; '#' lines and blank ones are skipped. Every other line must be
+     * exactly that (hex address, decimal size, hex MethodTable, a type), the file must end in a line feed (a list cut
+     * mid-line does not) and list at least one object.
+     *
+     * @throws BadLiveListException naming the file and line
+     */
     public static List<LiveObject> readLiveObjects(Path file) throws IOException {
         List<LiveObject> out = new ArrayList<>();
+        long size = Files.size(file);
+        if (size > 0) {
+            try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "r")) {
+                f.seek(size - 1);
+                if (f.read() != '\n') {
+                    long lines = 0;
+                    try (var all = Files.lines(file, StandardCharsets.UTF_8)) {
+                        lines = all.count();
+                    }
+                    throw new BadLiveListException(file + " line " + lines + ": the last line has no line feed: the list is truncated");
+                }
+            }
+        }
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             int n = 0;
@@ -59,15 +94,77 @@ public final class RealGoldenCheck {
                 if (line.isBlank() || line.startsWith("#")) {
                     continue;
                 }
-                String[] t = line.trim().split(" ", 4);
+                Matcher m = LIVE_LINE.matcher(line.strip());
+                if (!m.matches()) {
+                    throw new BadLiveListException(file + " line " + n + ": not 'address size mt type': "
+                            + (line.length() > 120 ? line.substring(0, 120) + "…" : line));
+                }
                 try {
-                    out.add(new LiveObject(hex(t[0]), Long.parseLong(t[1]), hex(t[2]), t.length > 3 ? t[3] : ""));
-                } catch (RuntimeException e) {
-                    throw new IOException(file + " line " + n + ": not 'address size mt type': " + line);
+                    out.add(new LiveObject(Long.parseUnsignedLong(m.group(1), 16), Long.parseLong(m.group(2)),
+                            Long.parseUnsignedLong(m.group(3), 16), m.group(4)));
+                } catch (NumberFormatException e) {
+                    throw new BadLiveListException(file + " line " + n + ": the size is out of range: " + line);
+                }
+            }
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new BadLiveListException(file + ": not UTF-8 text");
+        }
+        if (out.isEmpty()) {
+            throw new BadLiveListException(file + " line 1: lists no object (an empty or comment-only list cannot be the referee)");
+        }
+        return out;
+    }
+
+    /**
+     * Checks {@code live}, read from {@code folder/live-objects.txt}, against what the folder itself says: the object
+     * count of {@code info.txt} (when it records one: golden/real's {@code live objects (EventPipe heap walk): N} must
+     * equal the list's, {@code clrheap capture}'s {@code snapshot: N objects} bound it) and every {@code OBJ} line of {@code selfreport.txt} (when there
+     * is one), whose address must be listed; no address may be listed twice.
+     *
+     * @throws BadLiveListException naming the file and line that disagrees
+     */
+    public static void checkAgainstFolder(Path folder, List<LiveObject> live) throws IOException {
+        Path list = folder.resolve("live-objects.txt");
+        java.util.Set<Long> addresses = new java.util.HashSet<>(live.size() * 2);
+        for (LiveObject o : live) {
+            if (!addresses.add(o.address())) {
+                throw new BadLiveListException(String.format(Locale.ROOT, "%s: object 0x%x is listed twice", list, o.address()));
+            }
+        }
+        Path info = folder.resolve("info.txt");
+        if (Files.isRegularFile(info)) {
+            List<String> lines = Files.readAllLines(info, StandardCharsets.UTF_8);
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher m = INFO_COUNT.matcher(lines.get(i).strip());
+                if (m.matches()) {
+                    // golden/real's count is the list's; capture's counts the heap walk's reports, where an object
+                    // reported twice is listed once: the list may be shorter, never longer
+                    boolean exact = m.group(1) != null;
+                    long count = Long.parseLong(exact ? m.group(1) : m.group(2));
+                    if (exact ? count != live.size() : live.size() > count) {
+                        throw new BadLiveListException(String.format(Locale.ROOT,
+                                "%s lists %,d objects, but %s line %d records %,d: the list is truncated or not this folder's",
+                                list, live.size(), info, i + 1, count));
+                    }
                 }
             }
         }
-        return out;
+        Path self = folder.resolve("selfreport.txt");
+        if (Files.isRegularFile(self)) {
+            try (BufferedReader r = Files.newBufferedReader(self, StandardCharsets.UTF_8)) {
+                String line;
+                int n = 0;
+                while ((line = r.readLine()) != null) {
+                    n++;
+                    Matcher m = OBJ_ADDRESS.matcher(line);
+                    if (m.matches() && !addresses.contains(hex(m.group(1)))) {
+                        throw new BadLiveListException(String.format(Locale.ROOT,
+                                "%s line %d: the program's own object %s is not in %s: the list is truncated or not this folder's",
+                                self, n, m.group(1), list));
+                    }
+                }
+            }
+        }
     }
 
     private static long hex(String s) {
@@ -78,6 +175,7 @@ public final class RealGoldenCheck {
     public static Report check(Path folder, Optional<Path> module) throws Exception {
         Path coreFile = Files.exists(folder.resolve("core.xz")) ? folder.resolve("core.xz") : folder.resolve("core");
         List<LiveObject> live = readLiveObjects(folder.resolve("live-objects.txt"));
+        checkAgainstFolder(folder, live);
         Map<Long, long[]> walked = new HashMap<>();
         List<String> problems = new ArrayList<>();
         long freeMt;

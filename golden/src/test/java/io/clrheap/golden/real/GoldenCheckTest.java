@@ -86,4 +86,90 @@ class GoldenCheckTest {
         assertThat(o.exitCode()).isEqualTo(3);
         assertThat(o.err()).contains("holds no core.xz");
     }
+
+    // A damaged list is refused before the walk (exit 3), naming the file and line: the referee must be whole.
+
+    private static final Path NET8_SVR = RealDump.root().resolve("net8-svr").toAbsolutePath();
+
+    /** A copy of net8-svr with {@code list} as its live-objects.txt and the named files of the folder copied beside it. */
+    private static Path damagedCopy(Path tmp, byte[] list, String... alsoCopy) throws IOException {
+        Files.createSymbolicLink(tmp.resolve("core.xz"), NET8_SVR.resolve("core.xz"));
+        Files.write(tmp.resolve("live-objects.txt"), list);
+        for (String name : alsoCopy) {
+            Files.copy(NET8_SVR.resolve(name), tmp.resolve(name));
+        }
+        return tmp;
+    }
+
+    private static byte[] lines(List<String> lines) {
+        return (String.join("\n", lines) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static Outcome refused(Path dir, String... messages) {
+        Outcome o = ClrheapCommand.run("golden", "check", dir.toString());
+        assertThat(o.exitCode()).as("%s%s", o.out(), o.err()).isEqualTo(3);
+        assertThat(o.out()).doesNotContain("agrees");
+        assertThat(o.err()).contains(messages);
+        return o;
+    }
+
+    @Test
+    void anEmptyListIsRefused(@TempDir Path tmp) throws IOException {
+        refused(damagedCopy(tmp, new byte[0]), "live-objects.txt line 1: lists no object");
+    }
+
+    @Test
+    void aListOfCommentsOnlyIsRefused(@TempDir Path tmp) throws IOException {
+        refused(damagedCopy(tmp, lines(List.of("# address size mt type", ""))), "live-objects.txt line 1: lists no object");
+    }
+
+    @Test
+    void aListWhoseLastLineHasNoLineFeedIsRefusedAsTruncated(@TempDir Path tmp) throws IOException {
+        byte[] whole = Files.readAllBytes(NET8_SVR.resolve("live-objects.txt"));
+        int lines = Files.readAllLines(NET8_SVR.resolve("live-objects.txt")).size();
+        refused(damagedCopy(tmp, java.util.Arrays.copyOf(whole, whole.length - 1)),
+                "live-objects.txt line " + lines + ": the last line has no line feed: the list is truncated");
+    }
+
+    @Test
+    void aLineCutShortIsRefusedNamingIt(@TempDir Path tmp) throws IOException {
+        List<String> original = Files.readAllLines(NET8_SVR.resolve("live-objects.txt"));
+        List<String> cut = new ArrayList<>(original.subList(0, 3000));
+        cut.add(original.get(3000).substring(0, 18));
+        refused(damagedCopy(tmp, lines(cut)), "live-objects.txt line 3001: not 'address size mt type': " + original.get(3000).substring(0, 18));
+    }
+
+    @Test
+    void aMalformedLineIsRefusedNamingIt(@TempDir Path tmp) throws IOException {
+        List<String> original = new ArrayList<>(Files.readAllLines(NET8_SVR.resolve("live-objects.txt")));
+        original.set(41, original.get(41).replaceFirst(" [0-9]+ ", " twenty-four "));
+        refused(damagedCopy(tmp, lines(original)), "live-objects.txt line 42: not 'address size mt type'");
+    }
+
+    @Test
+    void aListShorterThanInfoTxtsCountIsRefused(@TempDir Path tmp) throws IOException {
+        List<String> original = Files.readAllLines(NET8_SVR.resolve("live-objects.txt"));
+        List<String> info = Files.readAllLines(NET8_SVR.resolve("info.txt"));
+        int countLine = 1 + info.indexOf(info.stream().filter(l -> l.startsWith("live objects (EventPipe heap walk): ")).findFirst().orElseThrow());
+        refused(damagedCopy(tmp, lines(original.subList(0, 3001)), "info.txt"),
+                "live-objects.txt lists 3,000 objects, but ", "info.txt line " + countLine + " records 6,156");
+    }
+
+    @Test
+    void aListMissingAnObjectTheProgramReportedIsRefused(@TempDir Path tmp) throws IOException {
+        List<String> report = Files.readAllLines(NET8_SVR.resolve("selfreport.txt"));
+        String firstObj = report.stream().filter(l -> l.startsWith("OBJ ")).findFirst().orElseThrow();
+        String address = firstObj.replaceFirst(".*\\baddr=(0x[0-9a-fA-F]+).*", "$1");
+        List<String> original = new ArrayList<>(Files.readAllLines(NET8_SVR.resolve("live-objects.txt")));
+        original.removeIf(l -> l.startsWith(address + " "));
+        refused(damagedCopy(tmp, lines(original), "selfreport.txt"),
+                "selfreport.txt line " + (report.indexOf(firstObj) + 1) + ": the program's own object " + address + " is not in ");
+    }
+
+    @Test
+    void anObjectListedTwiceIsRefused(@TempDir Path tmp) throws IOException {
+        List<String> original = new ArrayList<>(Files.readAllLines(NET8_SVR.resolve("live-objects.txt")));
+        original.add(original.get(7));
+        refused(damagedCopy(tmp, lines(original)), "object " + original.get(7).split(" ")[0] + " is listed twice");
+    }
 }

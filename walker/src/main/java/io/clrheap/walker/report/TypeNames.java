@@ -1,11 +1,12 @@
 package io.clrheap.walker.report;
 
-import java.io.BufferedReader;
+import io.clrheap.walker.source.TypeNameTable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,14 +14,19 @@ import java.util.Optional;
  * Type names by MethodTable, for dumps that do not carry them. Read from a text file of {@code mt type} lines or
  * of {@code address size mt type} lines (the runtime heap snapshot's {@code live-objects.txt}); {@code #} starts
  * a comment line.
+ *
+ * <p>Held compactly ({@link TypeNameTable}): one sorted {@code long[]} of MethodTables and one UTF-8 blob, one name
+ * per MethodTable however often a list repeats it; a {@link String} is made when a name is asked for. A file is read
+ * through a mapping, line by line, never whole as text; a line longer than {@link TypeNameTable#MAX_LINE_BYTES} is
+ * refused.
  */
 public final class TypeNames {
 
-    private static final TypeNames NONE = new TypeNames(Map.of());
+    private static final TypeNames NONE = new TypeNames(TypeNameTable.empty());
 
-    private final Map<Long, String> names;
+    private final TypeNameTable names;
 
-    private TypeNames(Map<Long, String> names) {
+    private TypeNames(TypeNameTable names) {
         this.names = names;
     }
 
@@ -28,49 +34,30 @@ public final class TypeNames {
         return NONE;
     }
 
+    /** The names of {@code names}; a {@link TypeNameTable} (what the dump readers return) is used as it is. */
     public static TypeNames of(Map<Long, String> names) {
-        return new TypeNames(Map.copyOf(names));
+        return names.isEmpty() ? NONE : new TypeNames(TypeNameTable.copyOf(names));
     }
 
-    /** @throws IOException naming the file and line when a line is neither form */
+    /** @throws IOException naming the file and line when a line is neither form (or is not UTF-8, or too long) */
     public static TypeNames load(Path file) throws IOException {
-        Map<Long, String> names = new HashMap<>();
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int number = 0;
-            while ((line = in.readLine()) != null) {
-                number++;
-                line = line.strip();
-                if (line.isEmpty() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] t = line.split("\\s+", 4);
-                try {
-                    if (t.length == 4 && isHex(t[0]) && isHex(t[2])) {
-                        names.putIfAbsent(parseHex(t[2]), t[3]);
-                    } else if (t.length >= 2 && isHex(t[0])) {
-                        names.putIfAbsent(parseHex(t[0]), line.substring(t[0].length()).strip());
-                    } else {
-                        throw new NumberFormatException("no MethodTable");
-                    }
-                } catch (NumberFormatException e) {
-                    throw new IOException(file + ":" + number + ": expected 'mt type' or 'address size mt type', found: " + line);
-                }
+        try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size == 0) {
+                return NONE;
             }
+            MemorySegment text = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            return new TypeNames(TypeNameTable.parse(text, TypeNameTable.Syntax.NAMES_FILE));
+        } catch (TypeNameTable.MalformedLineException e) {
+            String what = e.problem() == TypeNameTable.Problem.MALFORMED
+                    ? "expected 'mt type' or 'address size mt type', found: " + e.found()
+                    : e.getMessage().substring(e.getMessage().indexOf(": ") + 2);
+            throw new IOException(file + ":" + e.line() + ": " + what, e);
         }
-        return new TypeNames(names);
-    }
-
-    private static boolean isHex(String s) {
-        return s.startsWith("0x") || s.startsWith("0X");
-    }
-
-    private static long parseHex(String s) {
-        return Long.parseUnsignedLong(s.substring(2), 16);
     }
 
     public Optional<String> name(long methodTable) {
-        return Optional.ofNullable(names.get(methodTable));
+        return Optional.ofNullable(names.name(methodTable));
     }
 
     public boolean isEmpty() {
@@ -86,7 +73,7 @@ public final class TypeNames {
         if (methodTable == freeMethodTable) {
             return "Free";
         }
-        String n = names.get(methodTable);
+        String n = names.name(methodTable);
         return n != null ? n : String.format("Unknown (MethodTable: 0x%x)", methodTable);
     }
 }

@@ -1,5 +1,6 @@
 package io.clrheap.walker.source;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,30 +40,22 @@ public final class TypeNameSidecar {
     }
 
     /**
-     * Reads sidecar text.
+     * Reads sidecar text into compact storage (see {@link TypeNameTable}): no string of the text or of a line is kept.
      *
      * @param source names where the text came from in errors (a file and offset)
-     * @throws IllegalArgumentException naming the source and line of a line that is not {@code 0x<hex> name}
+     * @throws IllegalArgumentException naming the source and line of a line that is not {@code 0x<hex> name} (a
+     *                                  {@link TypeNameTable.MalformedLineException} as its cause, with the offset)
      */
-    public static Map<Long, String> parse(byte[] text, String source) {
-        Map<Long, String> names = new TreeMap<>(Long::compareUnsigned);
-        String[] lines = new String(text, StandardCharsets.UTF_8).split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i].strip();
-            if (line.isEmpty()) {
-                continue;
-            }
-            int space = line.indexOf(' ');
-            try {
-                if (space < 3 || !line.startsWith("0x")) {
-                    throw new NumberFormatException();
-                }
-                names.putIfAbsent(Long.parseUnsignedLong(line.substring(2, space), 16), line.substring(space + 1).strip());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(source + ", line " + (i + 1) + ": expected '0x<MethodTable> <type name>', found: "
-                        + (line.length() > 80 ? line.substring(0, 80) + "…" : line));
-            }
+    public static TypeNameTable parse(byte[] text, String source) {
+        return parse(MemorySegment.ofArray(text), source);
+    }
+
+    /** As {@link #parse(byte[], String)}, reading the bytes where they are (a slice of a mapped file). */
+    public static TypeNameTable parse(MemorySegment text, String source) {
+        try {
+            return TypeNameTable.parse(text, TypeNameTable.Syntax.SIDECAR);
+        } catch (TypeNameTable.MalformedLineException e) {
+            throw new IllegalArgumentException(source + ", " + e.getMessage(), e);
         }
-        return names;
     }
 }

@@ -4,6 +4,7 @@ import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.source.MappedDump;
 import io.clrheap.walker.source.RangeMemory;
+import io.clrheap.walker.source.TypeNameTable;
 import io.clrheap.walker.source.elf.DumpFormatException;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.io.IOException;
@@ -13,21 +14,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A fixture bundle ({@code NAME.clrheap.tar.xz}, written by clrheap's generator) as a {@link Memory}: the process
@@ -52,7 +48,6 @@ public final class Bundle extends MappedDump implements AutoCloseable {
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final Pattern TYPE_LINE = Pattern.compile("0x([0-9a-fA-F]{1,16})\\s+(\\S.*)");
 
     private final Path path;
     private final String name;
@@ -171,7 +166,10 @@ public final class Bundle extends MappedDump implements AutoCloseable {
         return manifest.mappedFiles();
     }
 
-    /** MethodTable → type name, from {@code type-names.txt}, in MethodTable order (empty when the bundle has none). */
+    /**
+     * MethodTable → type name, from {@code type-names.txt}, in MethodTable order (empty when the bundle has none); held
+     * compactly ({@link TypeNameTable}), a string made per name asked for.
+     */
     public Map<Long, String> typeNames() {
         return typeNames;
     }
@@ -225,33 +223,17 @@ public final class Bundle extends MappedDump implements AutoCloseable {
         if (entry == null) {
             return Map.of();
         }
-        String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(slice(entry).asByteBuffer()).toString();
-        } catch (CharacterCodingException e) {
-            throw new DumpFormatException(path + ": entry " + EntryNames.TYPE_NAMES + " is not UTF-8 text", e);
+            // parsed from the mapping into compact storage: no string of the file or of a line is kept
+            return TypeNameTable.parse(slice(entry), TypeNameTable.Syntax.SIDECAR, true);
+        } catch (TypeNameTable.MalformedLineException e) {
+            String what = switch (e.problem()) {
+                case MALFORMED -> "expected '0x<MethodTable> <type name>', found '" + TarReader.printable(e.found()) + "'";
+                case NAMED_TWICE -> String.format("MethodTable 0x%x is named twice", e.methodTable());
+                default -> e.getMessage().substring(e.getMessage().indexOf(": ") + 2);
+            };
+            throw new DumpFormatException(String.format("%s: entry %s line %d: %s", path, EntryNames.TYPE_NAMES, e.line(), what));
         }
-        Map<Long, String> names = new LinkedHashMap<>();
-        int number = 0;
-        for (String line : text.split("\n", -1)) {
-            number++;
-            String stripped = line.strip();
-            if (stripped.isEmpty() || stripped.startsWith("#")) {
-                continue;
-            }
-            Matcher m = TYPE_LINE.matcher(stripped);
-            if (!m.matches()) {
-                throw new DumpFormatException(String.format("%s: entry %s line %d: expected '0x<MethodTable> <type name>', "
-                        + "found '%s'", path, EntryNames.TYPE_NAMES, number, TarReader.printable(stripped)));
-            }
-            long mt = Long.parseUnsignedLong(m.group(1), 16);
-            if (names.putIfAbsent(mt, m.group(2)) != null) {
-                throw new DumpFormatException(String.format("%s: entry %s line %d: MethodTable 0x%x is named twice", path,
-                        EntryNames.TYPE_NAMES, number, mt));
-            }
-        }
-        return Collections.unmodifiableMap(names);
     }
 
 

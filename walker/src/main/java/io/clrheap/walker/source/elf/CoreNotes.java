@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import io.clrheap.walker.source.TypeNameSidecar;
+import io.clrheap.walker.source.TypeNameTable;
 
 /**
  * What a core's notes say about the process: its file mappings ({@code NT_FILE}), threads ({@code NT_PRSTATUS})
@@ -69,7 +70,7 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
         private final List<MappedFile> mappedFiles = new ArrayList<>();
         private final List<CoreThread> threads = new ArrayList<>();
         private Map<Long, Long> auxv;
-        private Map<Long, String> typeNames;
+        private TypeNameTable typeNames;
 
         Builder(CoreBytes file, ElfCoreLimits limits) {
             this.file = file;
@@ -117,19 +118,17 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
             return true;
         }
 
-        /** clrheap's type-name sidecar (fixture dumps only); bounded by the note limit already checked. */
+        /** clrheap's type-name sidecar (fixture dumps only), parsed from the mapped note; bounded by the note limit already checked. */
         private void readTypeNames(long desc, long descsz) throws DumpFormatException {
             if (typeNames != null) {
                 return;
             }
-            byte[] text = new byte[(int) descsz];
-            for (int i = 0; i < text.length; i++) {
-                text[i] = (byte) file.u8(desc + i);
-            }
             try {
-                typeNames = TypeNameSidecar.parse(text, String.format("the clrheap type-name note at file offset 0x%x", desc));
+                typeNames = TypeNameSidecar.parse(file.segment().asSlice(desc, descsz),
+                        String.format("the clrheap type-name note at file offset 0x%x", desc));
             } catch (IllegalArgumentException e) {
-                throw file.error(desc, e.getMessage());
+                long at = e.getCause() instanceof TypeNameTable.MalformedLineException m ? desc + m.offset() : desc;
+                throw file.error(at, e.getMessage());
             }
         }
 
@@ -215,7 +214,7 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
 
         CoreNotes build() {
             return new CoreNotes(List.copyOf(mappedFiles), List.copyOf(threads), auxv == null ? Map.of() : auxv,
-                    typeNames == null ? Map.of() : Collections.unmodifiableMap(typeNames));
+                    typeNames == null ? TypeNameTable.empty() : typeNames);
         }
     }
 }

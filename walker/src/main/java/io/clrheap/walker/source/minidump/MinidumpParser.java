@@ -1,14 +1,11 @@
 package io.clrheap.walker.source.minidump;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
+import io.clrheap.walker.source.TypeNameTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -296,47 +293,26 @@ final class MinidumpParser {
         return OptionalLong.of(file.u32(s.rva() + 8));
     }
 
-    /** clrheap's type-name stream: UTF-8 lines {@code 0x<mt hex> <type name>}. */
+    /**
+     * clrheap's type-name stream: UTF-8 lines {@code 0x<mt hex> <type name>}, each ending in a line feed, parsed
+     * from the mapping into compact storage ({@link TypeNameTable}; no string of the stream or of a line is kept).
+     */
     private Map<Long, String> typeNames(Stream s) throws MinidumpFormatException {
         if (s.size() > limits.maxTypeNameBytes()) {
             throw file.error(s.entryOffset(), String.format("the type-name stream has %d bytes, above the limit of %d", s.size(), limits.maxTypeNameBytes()));
         }
-        String text;
+        file.require(s.rva(), s.size(), "the type-name stream");
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(file.bytes(s.rva(), (int) s.size()))).toString();
-        } catch (CharacterCodingException e) {
-            throw file.error(s.rva(), "the type-name stream is not UTF-8 text");
+            return TypeNameTable.parse(file.segment().asSlice(s.rva(), s.size()), TypeNameTable.Syntax.STRICT);
+        } catch (TypeNameTable.MalformedLineException e) {
+            String what = switch (e.problem()) {
+                case MALFORMED -> "a type-name line is not '0x<MethodTable> <name>': " + e.found();
+                case NOT_UTF8 -> "the type-name stream is not UTF-8 text";
+                case NO_LINE_FEED -> "the type-name stream's last line has no line feed";
+                case NAMED_TWICE -> String.format("MethodTable 0x%x is named twice in the type-name stream", e.methodTable());
+                case TOO_LONG, TOO_LARGE -> "the type-name stream is refused: " + e.getMessage();
+            };
+            throw file.error(s.rva() + e.offset(), what + " (line " + e.line() + ")");
         }
-        Map<Long, String> names = new LinkedHashMap<>();
-        int lineStart = 0;
-        long offset = s.rva();
-        while (lineStart < text.length()) {
-            int end = text.indexOf('\n', lineStart);
-            if (end < 0) {
-                throw file.error(offset, "the type-name stream's last line has no line feed");
-            }
-            String line = text.substring(lineStart, end);
-            int space = line.indexOf(' ');
-            if (!line.startsWith("0x") || space < 3 || space + 1 >= line.length()) {
-                throw file.error(offset, "a type-name line is not '0x<MethodTable> <name>': " + abbreviate(line));
-            }
-            long mt;
-            try {
-                mt = Long.parseUnsignedLong(line.substring(2, space), 16);
-            } catch (NumberFormatException e) {
-                throw file.error(offset, "a type-name line's MethodTable is not hexadecimal: " + abbreviate(line));
-            }
-            if (names.putIfAbsent(mt, line.substring(space + 1)) != null) {
-                throw file.error(offset, String.format("MethodTable 0x%x is named twice in the type-name stream", mt));
-            }
-            lineStart = end + 1;
-            offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
-        }
-        return Collections.unmodifiableMap(names);
-    }
-
-    private static String abbreviate(String line) {
-        return line.length() <= 80 ? line : line.substring(0, 80) + "…";
     }
 }
