@@ -69,11 +69,12 @@ final class HeapSource {
         }
     }
 
-    /** The DUMP is a file that exists. */
+    /**
+     * The DUMP exists (else bad usage, exit 2). What it is — a directory, a FIFO, a device — is the front door's to say
+     * ({@link io.clrheap.walker.Dumps#open} refuses anything but a regular file without opening it): exit 3, the dump
+     * cannot be opened.
+     */
     void checkDump(CommandLine cli) {
-        if (Files.isDirectory(dump)) {
-            throw new CommandLine.ParameterException(cli, dump + " is a directory, not a dump");
-        }
         if (!Files.exists(dump)) {
             throw new CommandLine.ParameterException(cli, "no such file: " + dump);
         }

@@ -5,6 +5,7 @@ import io.clrheap.memory.Memory;
 import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.runtime.TargetOpener;
+import io.clrheap.walker.source.DumpFiles;
 import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.source.elf.MappedFile;
@@ -28,8 +29,10 @@ import java.util.Map;
  * }</pre>
  *
  * The format is read from the file's first bytes, never from its name: a Windows minidump ({@code MDMP}), a clrheap
- * fixture bundle (a tar, xz-compressed or not, with a {@code manifest.json}), otherwise a Linux ELF core (an
- * {@code .xz} of one is decompressed first). The runtime module, its build and the profile are found in the dump
+ * fixture bundle (an xz-compressed tar with a {@code manifest.json}), otherwise a Linux ELF core (an xz-compressed one
+ * is decompressed first, no further than its headers declare). Only a regular file is opened: a directory, FIFO,
+ * device or socket is refused by its attributes, before it is opened. An xz file is decompressed only as far as one
+ * tar block to tell a bundle from a core; data that are neither are refused then. The runtime module, its build and the profile are found in the dump
  * itself (docs/reference/discovery.md sections 1-4).
  */
 public final class Dumps {
@@ -45,17 +48,20 @@ public final class Dumps {
     /**
      * Opens {@code file}.
      *
-     * @throws IOException     the file cannot be read, or is no dump of a known format (the subclasses
+     * @throws IOException     the file cannot be read, is not a regular file (the message names it and says what it
+     *                         is), or is no dump of a known format (the subclasses
      *                         {@code DumpFormatException} and {@code MinidumpFormatException} name the offset)
      * @throws TargetException the dump holds no .NET 8/9/10 runtime clrheap knows ({@link TargetException#kind()} says why)
      */
     public static DumpSession open(Path file, OpenOptions options) throws IOException, TargetException {
+        DumpFiles.requireRegularFile(file); // before any open: a FIFO would block it
+        DumpFiles.Format format = DumpFiles.sniff(file);
         TargetOpener opener = new TargetOpener(ProfileLoader.builtIn());
-        if (Minidump.isMinidump(file)) {
+        if (format == DumpFiles.Format.MINIDUMP) {
             Minidump dump = Minidump.open(file);
             return opened(dump, () -> opener.open(dump), "minidump", file, dump.typeNames().orElse(Map.of()), options);
         }
-        if (Bundle.isBundle(file)) {
+        if (format == DumpFiles.Format.BUNDLE) {
             Bundle bundle = Bundle.open(file);
             return opened(bundle, () -> opener.open(bundle, bundle.mappedFiles(), options.module()), "fixture bundle", file,
                     bundle.typeNames(), options);

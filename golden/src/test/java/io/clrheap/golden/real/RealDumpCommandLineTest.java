@@ -129,10 +129,10 @@ class RealDumpCommandLineTest {
     }
 
     @Test
-    void aDirectoryIsAUsageError() {
+    void aDirectoryCannotBeOpenedAsADump() {
         Outcome r = run("walk", RealDump.root().toString());
-        assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("is a directory, not a dump");
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err()).contains(RealDump.root() + " is a directory, not a regular file");
     }
 
     @Test

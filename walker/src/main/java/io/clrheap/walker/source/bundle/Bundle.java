@@ -2,6 +2,7 @@ package io.clrheap.walker.source.bundle;
 
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.source.InProgressFiles;
 import io.clrheap.walker.source.MappedDump;
 import io.clrheap.walker.source.RangeMemory;
 import io.clrheap.walker.source.TypeNameTable;
@@ -135,6 +136,7 @@ public final class Bundle extends MappedDump implements AutoCloseable {
             Path temp = extracted.file();
             try {
                 Files.delete(temp); // the mapping keeps the bytes; nothing is left behind if the JVM dies
+                InProgressFiles.unregister(temp);
                 temp = null;
             } catch (IOException e) {
                 // a system that cannot unlink a mapped file: deleted on close
@@ -142,11 +144,7 @@ public final class Bundle extends MappedDump implements AutoCloseable {
             return new Bundle(file, extracted.manifest(), arena, data, temp, extracted.offsets());
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
-            try {
-                Files.deleteIfExists(extracted.file());
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            InProgressFiles.deleteQuietly(extracted.file(), e);
             throw e;
         }
     }
@@ -211,6 +209,7 @@ public final class Bundle extends MappedDump implements AutoCloseable {
         if (temp != null) {
             try {
                 Files.deleteIfExists(temp);
+                InProgressFiles.unregister(temp);
             } catch (IOException e) {
                 temp.toFile().deleteOnExit();
             }

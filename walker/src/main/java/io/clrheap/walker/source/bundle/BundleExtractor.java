@@ -1,5 +1,7 @@
 package io.clrheap.walker.source.bundle;
 
+import io.clrheap.walker.source.DumpFiles;
+import io.clrheap.walker.source.InProgressFiles;
 import io.clrheap.walker.source.elf.DumpFormatException;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
@@ -26,6 +28,11 @@ import org.tukaani.xz.XZInputStream;
  * Streams a bundle's archive once: reads and checks the manifest (the first entry), then copies every other entry into
  * one temporary file, each at a page-aligned offset, checking its name, its size against the manifest and its SHA-256
  * digest. Pages of zeros are not written, so the file stays sparse where the process memory was zero.
+ *
+ * <p>Bounded: the manifest's total size must leave {@link DumpFiles#FREE_SPACE_MARGIN} free in the temporary folder
+ * before the file is created; each entry's digest is checked as soon as its bytes end, and an entry whose data end
+ * early or run on fails there. The temporary file is deleted on every failure and, through {@link InProgressFiles},
+ * when the JVM is stopped while extracting.
  */
 final class BundleExtractor {
 
@@ -95,7 +102,9 @@ final class BundleExtractor {
             }
             capped.cap(expected);
 
+            DumpFiles.requireSpace(tempDir, size, "extract " + source + " into " + tempDir);
             temp = Files.createTempFile(tempDir, "clrheap-bundle-", ".data");
+            InProgressFiles.register(temp); // deleted if the JVM is stopped while extracting
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
                 if (size > 0) {
                     channel.write(ByteBuffer.wrap(new byte[1]), size - 1); // the full length, sparse
@@ -239,14 +248,7 @@ final class BundleExtractor {
     }
 
     private static void deleteQuietly(Path temp, Throwable failure) {
-        if (temp == null) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(temp);
-        } catch (IOException e) {
-            failure.addSuppressed(e);
-        }
+        InProgressFiles.deleteQuietly(temp, failure);
     }
 
     private static MessageDigest sha256() {

@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  * An ELF core file ({@code ET_CORE}, {@code EM_X86_64}, {@code ELFCLASS64}, little endian) as a {@link Memory}.
  *
  * <p>The file is memory-mapped with {@code java.lang.foreign} (a {@link FileChannel#map} into a shared arena), so no
- * copy of it is made on the Java heap and files larger than 2 GiB work. A path ending in {@code .xz} is first
- * decompressed, once, to a cache file (see {@link #open(Path, Consumer)}).
+ * copy of it is made on the Java heap and files larger than 2 GiB work. An xz-compressed file (known by its first
+ * bytes, not its name) is first decompressed, once, to a cache file (see {@link #open(Path, Consumer)}).
  *
  * <p>Memory: each {@code PT_LOAD} covers {@code [p_vaddr, p_vaddr + p_memsz)}, but only its first {@code p_filesz}
  * bytes are in the file (trimmed dumps and the kernel set {@code p_filesz} below {@code p_memsz}, often 0, for
@@ -61,7 +61,8 @@ public final class ElfCore extends MappedDump implements AutoCloseable {
     }
 
     /**
-     * Opens {@code file}. A path ending in {@code .xz} is decompressed once (streaming, never whole in memory) to a
+     * Opens {@code file}. An xz-compressed file (by its first bytes) is decompressed once (streaming, never whole in
+     * memory; no further than its ELF headers declare; refused when that would not fit in the free space) to a
      * cache file: {@code <name without .xz>.decompressed} beside it when that directory is writable, else
      * {@code java.io.tmpdir/clrheap-cache/<sha-256 of the .xz path, size and mtime>.core}. A complete cache that is
      * not older than the {@code .xz} is reused. Decompressing sends one line, {@code decompressing X to Y (once)},

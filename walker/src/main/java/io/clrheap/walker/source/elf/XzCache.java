@@ -1,10 +1,14 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.DumpFiles;
+import io.clrheap.walker.source.InProgressFiles;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -14,6 +18,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.function.Consumer;
 import org.tukaani.xz.SeekableFileInputStream;
@@ -27,12 +32,20 @@ import org.tukaani.xz.XZInputStream;
  * {@code <tempRoot>/<sha-256 of path, size and mtime>.core}. A cache file is written under a temporary name and
  * renamed atomically, so one that exists is complete; it is reused when its size is the uncompressed size the
  * {@code .xz} index records and it is not older than the {@code .xz}.
+ *
+ * <p>Bounded: the ELF header and program headers are decompressed first; data that are no ELF file are refused there.
+ * They declare the file's size (the end of the last segment's bytes or header table); an {@code .xz} whose index
+ * records more, or a size that would leave less than {@link DumpFiles#FREE_SPACE_MARGIN} free in the cache's folder,
+ * is refused before anything is written, and decompression stops with an error as soon as the data run past the
+ * declared size. The partial file is deleted on every failure and, through {@link InProgressFiles}, when the JVM is
+ * stopped (SIGINT, SIGTERM) while writing it.
  */
 final class XzCache {
 
     static final String SUFFIX = ".xz";
     static final String BESIDE_SUFFIX = ".decompressed";
     static final String TEMP_SUFFIX = ".core";
+    private static final byte[] XZ_MAGIC = {(byte) 0xfd, '7', 'z', 'X', 'Z', 0};
 
     /**
      * The most memory the xz decoder may use, in KiB: xz's -9 preset needs a 64 MiB dictionary (xz(1), "Memory
@@ -40,6 +53,14 @@ final class XzCache {
      */
     private static final int MEMORY_LIMIT_KIB = 256 * 1024;
     private static final int BUFFER = 1 << 20;
+    /**
+     * Where the header tables must end: room for an ELF header and a million program headers (the most
+     * {@link ElfCoreLimits#DEFAULT} accepts), which createdump and the kernel write right after it.
+     */
+    static final long MAX_HEADER_BYTES = 64L << 20;
+    /** gABI "Extended program header numbering": e_phnum holds this and section header 0's sh_info the count. */
+    private static final int PN_XNUM = 0xffff;
+    private static final int SH_INFO = 44;
 
     private final Path tempRoot;
 
@@ -52,9 +73,12 @@ final class XzCache {
         return new XzCache(Path.of(System.getProperty("java.io.tmpdir"), "clrheap-cache"));
     }
 
-    static boolean isXz(Path file) {
-        Path name = file.getFileName();
-        return name != null && name.toString().endsWith(SUFFIX) && name.toString().length() > SUFFIX.length();
+    /** Whether {@code file} is an xz file, by its first bytes (the xz stream header magic), whatever its name. */
+    static boolean isXz(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] magic = in.readNBytes(XZ_MAGIC.length);
+            return Arrays.equals(magic, XZ_MAGIC);
+        }
     }
 
     /** The decompressed copy of {@code xz}, made now if no complete, fresh one exists. */
@@ -85,7 +109,9 @@ final class XzCache {
     Path cacheFile(Path xz, BasicFileAttributes attributes, boolean besideWritable) {
         if (besideWritable) {
             String name = xz.getFileName().toString();
-            return xz.resolveSibling(name.substring(0, name.length() - SUFFIX.length()) + BESIDE_SUFFIX);
+            String base = name.endsWith(SUFFIX) && name.length() > SUFFIX.length()
+                    ? name.substring(0, name.length() - SUFFIX.length()) : name;
+            return xz.resolveSibling(base + BESIDE_SUFFIX);
         }
         String key = xz.toAbsolutePath().normalize() + "\0" + attributes.size() + "\0"
                 + attributes.lastModifiedTime().toMillis();
@@ -112,50 +138,164 @@ final class XzCache {
         }
     }
 
-    private static void decompress(Path xz, Path cache, long expectedSize, FileTime xzModified, Consumer<String> notes)
+    private static void decompress(Path xz, Path cache, long indexSize, FileTime xzModified, Consumer<String> notes)
             throws IOException {
         Path dir = cache.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        long usable = Files.getFileStore(dir).getUsableSpace();
-        if (usable < expectedSize) {
-            throw new IOException(String.format("cannot decompress %s to %s: it needs %d bytes, %s has %d free",
-                    xz, cache, expectedSize, dir, usable));
-        }
-        notes.accept("decompressing " + xz + " to " + cache + " (once)");
-        Path partial = Files.createTempFile(dir, cache.getFileName() + ".", ".partial");
-        boolean moved = false;
-        long written = 0;
-        try {
-            try (InputStream in = new XZInputStream(new BufferedInputStream(Files.newInputStream(xz), BUFFER),
-                    MEMORY_LIMIT_KIB);
-                 OutputStream out = Files.newOutputStream(partial)) {
-                byte[] buffer = new byte[BUFFER];
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    written += n;
-                    if (written > expectedSize) {
-                        break;
+        try (InputStream in = new XZInputStream(new BufferedInputStream(Files.newInputStream(xz), BUFFER), MEMORY_LIMIT_KIB)) {
+            Headers headers = readHeaders(xz, in);
+            long declared = headers.declaredSize();
+            DumpFiles.requireSpace(dir, declared, "decompress " + xz + " to " + cache);
+            if (indexSize > declared) {
+                throw new DumpFormatException(String.format("%s: the xz index records 0x%x decompressed bytes, but the core's "
+                        + "headers declare a file of 0x%x bytes (%s); refused before decompressing past the headers",
+                        xz, indexSize, declared, headers.what()));
+            }
+            notes.accept("decompressing " + xz + " to " + cache + " (once)");
+            Path partial = Files.createTempFile(dir, cache.getFileName() + ".", ".partial");
+            InProgressFiles.register(partial);
+            boolean moved = false;
+            long written = headers.bytes().length;
+            try {
+                try (OutputStream out = Files.newOutputStream(partial)) {
+                    out.write(headers.bytes());
+                    byte[] buffer = new byte[BUFFER];
+                    // at most one byte past the declared size: enough to tell "more" from "exactly"
+                    for (int n; (n = in.read(buffer, 0, (int) Math.min(buffer.length, declared + 1 - written))) > 0; ) {
+                        written += n;
+                        if (written > declared) {
+                            throw new DumpFormatException(String.format("%s: the xz data decompress past the 0x%x bytes the "
+                                    + "core's headers declare (%s); stopped at decompressed offset 0x%x", xz, declared,
+                                    headers.what(), declared));
+                        }
+                        out.write(buffer, 0, n);
                     }
-                    out.write(buffer, 0, n);
+                } catch (XZIOException | EOFException e) {
+                    throw new DumpFormatException(String.format("%s: corrupt xz data: %s (after 0x%x decompressed bytes)",
+                            xz, e.getMessage(), written), e);
                 }
-            } catch (XZIOException | EOFException e) {
-                throw new DumpFormatException(String.format("%s: corrupt xz data: %s (after 0x%x decompressed bytes)",
-                        xz, e.getMessage(), written), e);
+                if (written != indexSize) {
+                    throw new DumpFormatException(String.format(
+                            "%s: the xz index records 0x%x uncompressed bytes but the data decompress to 0x%x "
+                                    + "(at decompressed offset 0x%x)", xz, indexSize, written, Math.min(written, indexSize)));
+                }
+                if (Files.getLastModifiedTime(partial).compareTo(xzModified) < 0) {
+                    Files.setLastModifiedTime(partial, xzModified); // an .xz dated in the future must not defeat the cache
+                }
+                Files.move(partial, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                moved = true;
+            } finally {
+                if (!moved) {
+                    Files.deleteIfExists(partial);
+                }
+                InProgressFiles.unregister(partial);
             }
-            if (written != expectedSize) {
-                throw new DumpFormatException(String.format(
-                        "%s: the xz index records 0x%x uncompressed bytes but the data decompress to 0x%x or more "
-                                + "(at decompressed offset 0x%x)", xz, expectedSize, written, Math.min(written, expectedSize)));
-            }
-            if (Files.getLastModifiedTime(partial).compareTo(xzModified) < 0) {
-                Files.setLastModifiedTime(partial, xzModified); // an .xz dated in the future must not defeat the cache
-            }
-            Files.move(partial, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            moved = true;
-        } finally {
-            if (!moved) {
-                Files.deleteIfExists(partial);
+        } catch (XZIOException | EOFException e) {
+            throw new DumpFormatException(String.format("%s: corrupt xz data: %s (in the core's headers)", xz, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * The decompressed bytes up to the end of the core's header tables, and the file size they declare.
+     *
+     * @param bytes the decompressed start of the core, through its program header table
+     * @param what  which table or segment ends last, for messages
+     */
+    record Headers(byte[] bytes, long declaredSize, String what) {
+    }
+
+    /**
+     * Decompresses the ELF header and the program header table (at most {@link #MAX_HEADER_BYTES}) and reads from them
+     * the size of the file they describe: the end of the last segment's bytes ({@code p_offset + p_filesz}), of the
+     * header tables and of the section header table. An xz file that holds no ELF file is refused here, before more
+     * than {@link DumpFiles#PREFIX} bytes are decompressed.
+     */
+    static Headers readHeaders(Path xz, InputStream in) throws IOException {
+        byte[] prefix = in.readNBytes(DumpFiles.PREFIX);
+        if (prefix.length < ElfCoreHeader.EHDR_SIZE || prefix[0] != 0x7f || prefix[1] != 'E' || prefix[2] != 'L' || prefix[3] != 'F') {
+            throw new DumpFormatException(xz + ": an xz file whose data are not an ELF core: " + DumpFiles.describe(prefix)
+                    + "; refused before decompressing the rest");
+        }
+        ByteBuffer ehdr = ByteBuffer.wrap(prefix).order(ByteOrder.LITTLE_ENDIAN);
+        if (prefix[4] != 2 || prefix[5] != 1) {
+            throw new DumpFormatException(String.format("%s: the decompressed ELF header has EI_CLASS %d and EI_DATA %d; only "
+                    + "64-bit little-endian cores are read (ELFCLASS64 2, ELFDATA2LSB 1), at file offset 0x4", xz, prefix[4], prefix[5]));
+        }
+        long phoff = ehdr.getLong(32);
+        long shoff = ehdr.getLong(40);
+        int phentsize = Short.toUnsignedInt(ehdr.getShort(54));
+        long phnum = Short.toUnsignedInt(ehdr.getShort(56));
+        int shentsize = Short.toUnsignedInt(ehdr.getShort(58));
+        long shnum = Short.toUnsignedInt(ehdr.getShort(60));
+        if (phentsize != ElfCoreHeader.PHDR_SIZE) {
+            throw new DumpFormatException(String.format("%s: e_phentsize is %d, not %d (sizeof(Elf64_Phdr)) at file offset 0x36",
+                    xz, phentsize, ElfCoreHeader.PHDR_SIZE));
+        }
+        long declared = ElfCoreHeader.EHDR_SIZE;
+        String what = "the ELF header";
+        byte[] bytes = prefix;
+        if (shoff != 0) {
+            long end = end(xz, shoff, shnum * shentsize, "the section header table (e_shoff, e_shnum × e_shentsize)");
+            if (end > declared) {
+                declared = end;
+                what = "the section header table ends there";
             }
         }
+        if (phnum == PN_XNUM) {
+            if (shoff == 0 || end(xz, shoff, ElfCoreHeader.SHDR_SIZE, "section header 0") > MAX_HEADER_BYTES) {
+                // the count is in section header 0, which lies past the headers (a kernel core writes it at the end):
+                // the section header table's end is the declared size; the reader checks the segments against it
+                return new Headers(bytes, declared, what);
+            }
+            bytes = more(xz, in, bytes, shoff + ElfCoreHeader.SHDR_SIZE);
+            phnum = Integer.toUnsignedLong(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt((int) shoff + SH_INFO));
+        }
+        long tableEnd = end(xz, phoff, phnum * ElfCoreHeader.PHDR_SIZE, "the program header table (e_phoff, e_phnum)");
+        if (tableEnd > MAX_HEADER_BYTES) {
+            throw new DumpFormatException(String.format("%s: the program header table (e_phoff 0x%x, %d entries) ends at 0x%x, "
+                    + "past the first 0x%x bytes where this reader looks for it (at file offset 0x20)", xz, phoff, phnum, tableEnd,
+                    MAX_HEADER_BYTES));
+        }
+        bytes = more(xz, in, bytes, tableEnd);
+        if (tableEnd > declared) {
+            declared = tableEnd;
+            what = "the program header table ends there";
+        }
+        ByteBuffer table = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        for (long i = 0; i < phnum; i++) {
+            int at = (int) (phoff + i * ElfCoreHeader.PHDR_SIZE);
+            long offset = table.getLong(at + 8);
+            long filesz = table.getLong(at + 32);
+            long end = end(xz, offset, filesz, String.format("program header %d (p_offset 0x%x, p_filesz 0x%x, at file offset "
+                    + "0x%x)", i, offset, filesz, at));
+            if (end > declared) {
+                declared = end;
+                what = String.format("program header %d's bytes end there", i);
+            }
+        }
+        return new Headers(bytes, declared, what);
+    }
+
+    /** {@code offset + length}, refused when it does not fit a file. */
+    private static long end(Path xz, long offset, long length, String what) throws DumpFormatException {
+        if (offset < 0 || length < 0 || offset > Long.MAX_VALUE - length) {
+            throw new DumpFormatException(String.format("%s: %s: 0x%x + 0x%x bytes is past any file size", xz, what, offset, length));
+        }
+        return offset + length;
+    }
+
+    /** {@code bytes} extended with decompressed data to {@code length} bytes, when shorter. */
+    private static byte[] more(Path xz, InputStream in, byte[] bytes, long length) throws IOException {
+        if (length <= bytes.length) {
+            return bytes;
+        }
+        byte[] longer = Arrays.copyOf(bytes, (int) length);
+        int got = in.readNBytes(longer, bytes.length, longer.length - bytes.length);
+        if (bytes.length + got < length) {
+            throw new DumpFormatException(String.format("%s: the data end at 0x%x decompressed bytes, inside the core's headers "
+                    + "(which end at 0x%x)", xz, bytes.length + got, length));
+        }
+        return longer;
     }
 
     private static String sha256(String text) {

@@ -113,10 +113,21 @@ class ElfCoreXzTest {
     }
 
     @Test
-    void aFileThatIsNotXzIsADumpFormatException() throws IOException {
-        Path xz = Files.write(dir.resolve("plain.xz"), new TestCoreWriter().load(A, new byte[16]).build());
-        assertThatThrownBy(() -> ElfCore.open(xz))
-                .isInstanceOf(DumpFormatException.class)
-                .hasMessageContaining("not a valid xz file");
+    void aPlainCoreNamedXzIsReadAsItIs() throws IOException {
+        Path plain = Files.write(dir.resolve("plain.xz"), new TestCoreWriter().load(A, TestCoreWriter.pattern(16, 3)).build());
+        try (ElfCore core = ElfCore.open(plain, notes::add)) {
+            assertThat(core.path()).isEqualTo(plain); // the content says what it is, not the name
+            assertThat(core.readByte(A)).isEqualTo((byte) 3);
+        }
+        assertThat(notes).isEmpty();
+    }
+
+    @Test
+    void anXzCoreNotNamedXzIsDecompressedAsWell() throws IOException {
+        Path xz = compressedCore("core.gz");
+        try (ElfCore core = ElfCore.open(xz, notes::add)) {
+            assertThat(core.path()).isEqualTo(dir.resolve("core.gz.decompressed"));
+            assertThat(core.readByte(A)).isEqualTo((byte) 5);
+        }
     }
 }
