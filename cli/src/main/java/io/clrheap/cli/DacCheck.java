@@ -78,7 +78,7 @@ final class DacCheck {
             }
             out.flush();
             return new Outcome(agrees, true, summary.toString());
-        } catch (io.clrheap.walker.source.elf.DumpFormatException e) {
+        } catch (io.clrheap.walker.source.DumpFormatException e) {
             return new Outcome(false, false, e.getMessage());
         } catch (TargetException e) {
             return new Outcome(false, false, dump + ": " + e.getMessage());

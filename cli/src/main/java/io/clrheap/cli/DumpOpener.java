@@ -4,7 +4,7 @@ import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.Dumps;
 import io.clrheap.walker.OpenOptions;
 import io.clrheap.walker.runtime.TargetException;
-import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.walker.source.minidump.MinidumpFormatException;
 import java.io.IOException;
 import java.io.PrintWriter;

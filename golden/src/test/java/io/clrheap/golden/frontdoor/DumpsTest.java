@@ -19,7 +19,7 @@ import io.clrheap.walker.Dumps;
 import io.clrheap.walker.OpenOptions;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.runtime.TargetException;
-import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.io.IOException;
 import java.nio.file.Files;

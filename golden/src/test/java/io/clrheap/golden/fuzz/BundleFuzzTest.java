@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.golden.fuzz.ByteMutator.Field;
 import io.clrheap.walker.source.bundle.Bundle;
-import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.walker.runtime.TargetOpener;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -3,7 +3,7 @@ package io.clrheap.golden.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.golden.fuzz.ByteMutator.Field;
-import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.runtime.TargetOpener;
 import java.nio.file.Path;

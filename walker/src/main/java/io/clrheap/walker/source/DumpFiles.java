@@ -1,6 +1,5 @@
 package io.clrheap.walker.source;
 
-import io.clrheap.walker.source.elf.DumpFormatException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -21,6 +21,9 @@ import java.util.Set;
  * where its name lies, one per MethodTable (a list of objects names a type once per object: the first name is kept);
  * the second copies the kept names into the blob, sized exactly. Memory is the names' bytes plus about 20 bytes per
  * distinct MethodTable while parsing (12 after); a line longer than {@link #MAX_LINE_BYTES} is refused.
+ *
+ * <p>Long because the two passes, the line syntax checks they share, the fallback hash table for out-of-order input and
+ * the {@link Map} view all work on the same packed arrays; apart, each would have to expose them.
  */
 public final class TypeNameTable extends AbstractMap<Long, String> {
 

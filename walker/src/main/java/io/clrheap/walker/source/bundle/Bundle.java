@@ -6,7 +6,7 @@ import io.clrheap.walker.source.InProgressFiles;
 import io.clrheap.walker.source.MappedDump;
 import io.clrheap.walker.source.RangeMemory;
 import io.clrheap.walker.source.TypeNameTable;
-import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,7 +2,7 @@ package io.clrheap.walker.source.bundle;
 
 import io.clrheap.walker.source.DumpFiles;
 import io.clrheap.walker.source.InProgressFiles;
-import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.DumpFormatException;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.clrheap.walker.source.bundle;
 
 /**
  * Caps on what a bundle may declare, checked against its manifest before anything is extracted, so that a corrupt or
- * hostile bundle gives a {@link io.clrheap.walker.source.elf.DumpFormatException} instead of filling the disk or the
+ * hostile bundle gives a {@link io.clrheap.walker.source.DumpFormatException} instead of filling the disk or the
  * Java heap. Decompression itself stops as soon as the archive runs past what the manifest declares.
  *
  * @param maxEntries        entries besides the manifest (one per memory range, answer file, type names), and file

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.util.ArrayList;
 import java.util.Comparator;

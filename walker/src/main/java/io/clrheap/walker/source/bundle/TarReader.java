@@ -1,6 +1,6 @@
 package io.clrheap.walker.source.bundle;
 
-import io.clrheap.walker.source.elf.DumpFormatException;
+import io.clrheap.walker.source.DumpFormatException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

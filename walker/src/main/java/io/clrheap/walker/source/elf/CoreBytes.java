@@ -1,5 +1,6 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.DumpFormatException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;

@@ -1,5 +1,6 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.DumpFormatException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

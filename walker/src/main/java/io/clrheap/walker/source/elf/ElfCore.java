@@ -1,5 +1,6 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.source.MappedDump;

@@ -1,5 +1,7 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.DumpFormatException;
+
 /**
  * The fields of the {@code Elf64_Ehdr} of a core that the reader uses, validated. Offsets and values: the System V
  * gABI "ELF Header" and glibc {@code <elf.h>}; createdump's values: dotnet/runtime

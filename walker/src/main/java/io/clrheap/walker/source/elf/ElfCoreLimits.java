@@ -1,5 +1,7 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.DumpFormatException;
+
 /**
  * Caps on the counts an ELF core declares, checked before anything is allocated or looped over, so that a corrupt
  * or hostile file gives a {@link DumpFormatException} rather than an {@link OutOfMemoryError} or an endless loop.

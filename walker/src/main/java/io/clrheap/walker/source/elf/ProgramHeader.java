@@ -1,5 +1,7 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.DumpFormatException;
+
 /**
  * One {@code Elf64_Phdr} (gABI "Program Header"; 56 bytes: p_type@0, p_flags@4, p_offset@8, p_vaddr@16,
  * p_paddr@24, p_filesz@32, p_memsz@40, p_align@48), with the file offset it was read from for messages.

@@ -1,5 +1,6 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.walker.source.DumpFiles;
 import io.clrheap.walker.source.InProgressFiles;
 import java.io.BufferedInputStream;

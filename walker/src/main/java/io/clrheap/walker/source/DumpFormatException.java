@@ -1,4 +1,4 @@
-package io.clrheap.walker.source.elf;
+package io.clrheap.walker.source;
 
 import java.io.IOException;
 
