@@ -66,6 +66,16 @@ class GenerateEstimateTest {
     }
 
     @Test
+    void materializeRefusesABillionObjectsBeforeBuilding() throws IOException {
+        long started = System.nanoTime();
+        Outcome o = run("materialize", billion().toString(), "--for", "1s");
+        assertThat(System.nanoTime() - started).isLessThan(1_000_000_000L);
+        assertThat(o.exitCode()).as(o.err()).isEqualTo(3);
+        assertThat(o.err()).contains("clrheap materialize: scenario billion needs more than this machine has")
+                .containsPattern("disk +[0-9.]+ GiB needed \\(the helper's memory image\\)");
+    }
+
+    @Test
     void theBuiltInScenariosAreNotRefused() {
         Stream.concat(Scenarios.everyday().stream(), Stream.of(Scenarios.named("large").orElseThrow())).forEach(s ->
                 assertThat(GenerateCommand.check("generate", s, EnumSet.allOf(FixtureFormat.class), tmp, false, null)).as(s.name()).isEmpty());
