@@ -40,7 +40,7 @@ import picocli.CommandLine.Option;
             "with it too, both ways, and checked against the same answer key.",
             "",
             "Exit codes: 0 the walker (and the DAC, when one was found) agrees with the answer key; 1 it does not (the differences",
-            "are printed); 2 bad usage."
+            "are printed); 2 bad usage; 3 too little memory or disk for the build (as generate checks; --force builds anyway)."
         })
 final class DemoCommand implements Callable<Integer> {
 
@@ -55,6 +55,9 @@ final class DemoCommand implements Callable<Integer> {
                     + "for as walk --engine dac does, and the check is skipped, saying so, when there is none for the build.")
     Path dac;
 
+    @Option(names = "--force", description = "Build even when the estimate says the machine has too little memory, Java heap or disk.")
+    boolean force;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -67,6 +70,11 @@ final class DemoCommand implements Callable<Integer> {
         }
         Scenario scenario = Scenario.defaultScenario(runtime.runtime, runtime.gc);
         stdout.printf("Scenario '%s' on %s, %s GC: %s.%n%n", scenario.name(), scenario.runtime().shortName(), scenario.gc().id(), scenario.description());
+        var refusal = GenerateCommand.check("demo", scenario, EnumSet.allOf(FixtureFormat.class), out, force, err);
+        if (refusal.isPresent()) {
+            err.println(refusal.get());
+            return GenerateCommand.EXIT_INVALID_INPUT;
+        }
         List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(FixtureFormat.class), out, err);
         Path answer = out.resolve(scenario.name() + ".answer");
         for (Path p : written) {

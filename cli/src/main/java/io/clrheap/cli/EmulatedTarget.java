@@ -50,6 +50,11 @@ record EmulatedTarget(EmulatedRuntime process, DumpSession session, NativeCalls 
         try {
             Scenario s = ScenarioOption.resolve(scenario);
             s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
+            io.clrheap.emulator.BuildEstimate estimate = io.clrheap.emulator.BuildEstimate.of(s);
+            var refusal = BuildCheck.check("--emulate", s, estimate, BuildCheck.needs(estimate, 1, 0, "", null), false, null);
+            if (refusal.isPresent()) {
+                throw new Unavailable(refusal.get().replaceFirst("^clrheap --emulate: ", "--emulate " + scenario + ": "));
+            }
             note.accept(String.format(Locale.ROOT, "building %s (%s, %s GC) ...", s.name(), s.runtime().shortName(), s.gc().id()));
             process = new RuntimeBuilder().build(s);
         } catch (IllegalArgumentException | IllegalStateException e) {

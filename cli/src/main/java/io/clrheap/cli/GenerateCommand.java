@@ -38,7 +38,9 @@ import picocli.CommandLine.Option;
             "",
             "Exit codes: 0 success; 1 a failure (the message says what and where), or --check-dac found the DAC",
             "disagreeing with the answer key, crashing, or none for the scenario's build; 2 bad usage;",
-            "3 unreadable or invalid input (a scenario file that is not a scenario)."
+            "3 unreadable or invalid input (a scenario file that is not a scenario), or a scenario this machine cannot hold:",
+            "before building, what the build takes is estimated from the scenario (process memory, Java heap, disk) and",
+            "checked against what is available; a shortfall is refused with the numbers (--force builds anyway)."
         })
 final class GenerateCommand implements Callable<Integer> {
 
@@ -78,6 +80,9 @@ final class GenerateCommand implements Callable<Integer> {
                     + "both ways (SOS's ISOSDacInterface path and the DAC's own heap walker), and fail unless both equal the answer key.")
     String checkDac;
 
+    @Option(names = "--force", description = "Build even when the estimate says the machine has too little memory, Java heap or disk.")
+    boolean force;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -112,6 +117,11 @@ final class GenerateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
         }
         Set<FixtureFormat> chosen = formats == null || formats.isEmpty() ? EnumSet.allOf(FixtureFormat.class) : EnumSet.copyOf(formats);
+        var refusal = check("generate", s, chosen, out, force, quiet ? null : err);
+        if (refusal.isPresent()) {
+            err.println(refusal.get());
+            return EXIT_INVALID_INPUT;
+        }
         List<Path> written;
         try {
             written = generate(s, chosen, out, quiet ? null : err);
@@ -152,6 +162,28 @@ final class GenerateCommand implements Callable<Integer> {
             err.println("clrheap generate: the DAC does not read the fixture as its answer key says (above)");
         }
         return agrees ? 0 : 1;
+    }
+
+    /**
+     * The estimate of generating {@code s} as {@code formats} into {@code folder}, checked against the machine
+     * ({@link BuildCheck}): the refusal message when it does not fit; the estimate as a note on {@code note} when large.
+     */
+    static java.util.Optional<String> check(String command, Scenario s, Set<FixtureFormat> formats, Path folder, boolean force, PrintWriter note) {
+        io.clrheap.emulator.BuildEstimate e = io.clrheap.emulator.BuildEstimate.of(s);
+        // the Windows variant is built while the Linux one is kept (one answer key for both): two processes at once
+        int builds = formats.contains(FixtureFormat.MINIDUMP) ? 2 : 1;
+        long disk = e.answerKeyBytes();
+        List<String> parts = new java.util.ArrayList<>(List.of("answer key " + io.clrheap.emulator.BuildEstimate.bytes(e.answerKeyBytes())));
+        for (FixtureFormat f : formats) {
+            long bytes = switch (f) {
+                case ELF -> e.elfBytes();
+                case MINIDUMP -> e.minidumpBytes();
+                case BUNDLE -> e.bundleBytes();
+            };
+            disk += bytes;
+            parts.add(f.id() + " " + io.clrheap.emulator.BuildEstimate.bytes(bytes));
+        }
+        return BuildCheck.check(command, s, e, BuildCheck.needs(e, builds, disk, String.join(", ", parts), folder), force, note);
     }
 
     /**

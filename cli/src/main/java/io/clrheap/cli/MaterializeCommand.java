@@ -40,7 +40,9 @@ import picocli.CommandLine.Parameters;
             "  ./clrheap walk --pid PID --stat --names /tmp/clrheap-materialize-…/type-names.txt   (in another terminal)",
             "",
             "Exit codes: 0 the helper ran until Ctrl-C or --for; 1 the helper could not place the memory (an address",
-            "taken, named; JNA not usable) or ended by itself; 2 bad usage; 3 an unknown scenario or an invalid scenario file."
+            "taken, named; JNA not usable) or ended by itself; 2 bad usage; 3 an unknown scenario or an invalid scenario file,",
+            "or one this machine cannot hold (estimated before building: the emulated process and the helper's copy of its",
+            "memory, the Java heap, the temporary folder's disk; --force builds anyway)."
         })
 final class MaterializeCommand implements Callable<Integer> {
 
@@ -63,6 +65,9 @@ final class MaterializeCommand implements Callable<Integer> {
             description = "End after this long: 90s, 10m, 2h, 500ms, or ISO-8601 (PT1M) (default: until Ctrl-C).")
     Duration lifetime;
 
+    @Option(names = "--force", description = "Build even when the estimate says the machine has too little memory, Java heap or disk.")
+    boolean force;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -76,6 +81,15 @@ final class MaterializeCommand implements Callable<Integer> {
             s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
             if (seed != null) {
                 s = s.toBuilder().seed(seed).build();
+            }
+            // the helper holds a copy of the memory, written first to a temporary folder
+            io.clrheap.emulator.BuildEstimate estimate = io.clrheap.emulator.BuildEstimate.of(s);
+            java.nio.file.Path tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+            var refusal = BuildCheck.check("materialize", s, estimate,
+                    BuildCheck.needs(estimate, 2, estimate.memoryBytes(), "the helper's memory image", tmp), force, err);
+            if (refusal.isPresent()) {
+                err.println(refusal.get());
+                return GenerateCommand.EXIT_INVALID_INPUT;
             }
             process = new RuntimeBuilder().build(s);
         } catch (IllegalArgumentException | IllegalStateException e) {
