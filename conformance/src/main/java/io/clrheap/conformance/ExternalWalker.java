@@ -171,15 +171,8 @@ public record ExternalWalker(List<String> command, long timeoutSeconds) {
             all.forEach(ProcessHandle::destroy);
             long deadline = System.nanoTime() + GRACE.toNanos();
             try {
-                for (ProcessHandle h : all) {
-                    long left = deadline - System.nanoTime();
-                    if (left > 0) {
-                        try {
-                            h.onExit().get(left, TimeUnit.NANOSECONDS);
-                        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                            // killed below
-                        }
-                    }
+                while (all.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(10);
                 }
             } catch (InterruptedException e) {
                 all.forEach(ProcessHandle::destroyForcibly);
