@@ -158,7 +158,13 @@ final class ConformCommand implements Callable<Integer> {
             err.println("clrheap conform: --suite " + folder + " is not a folder");
             return EXIT_NO_SUITE;
         }
-        List<? extends SuiteFixture> all = fixturesOf(folder, format);
+        List<? extends SuiteFixture> all;
+        try {
+            all = fixturesOf(folder, format);
+        } catch (IOException | RuntimeException ex) {
+            err.println("clrheap conform: --suite " + folder + " cannot be read: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+            return EXIT_NO_SUITE;
+        }
         if (all.isEmpty()) {
             err.printf(Locale.ROOT, "clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/, or a golden corpus's "
                     + "<runtime>-<gc>/NAME.clrheap.tar.xz beside NAME.expected/); write some with ./clrheap generate%n", folder, format.id(), format.suffix());

@@ -244,6 +244,8 @@ class ConformCommandTest {
         Path broken = copyOfTheSuite();
         Path stat = broken.resolve("default.answer/dumpheap-stat.txt");
         Files.write(stat, "Statistics:\n7f3900000df8 99999999999999999999 60 Pt[]\n\u0000\u0001garbage\n".getBytes(StandardCharsets.ISO_8859_1));
+        // a fixture.txt that is not UTF-8 is no reason to stop
+        Files.write(broken.resolve("every-edge.answer/fixture.txt"), "every-edge: caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
         Path junit = dir.resolve("junit.xml");
         Outcome r = run("conform", "--walker", cheat("stat"), "--suite", broken.toString(), "--report", junit.toString());
         assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(3);
