@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -52,8 +53,15 @@ import picocli.CommandLine;
             "  ./clrheap conform --walker './clrheap walk {dump} --objects -q' --expect objects \\",
             "                   --dac-reference golden/real/net9-wks/core.xz --dac /path/to/9.0.1/libmscordaccore.so",
             "",
-            "Exit codes: 0 every fixture passed; 1 a fixture failed (differences, a crash or a timeout); 2 bad usage;",
-            "3 the suite cannot be read (or, with --dac-reference, no DAC reference could be made)."
+            "Whatever the walker prints is read (as bytes, a line at a time): bytes that are not UTF-8 are read as U+FFFD",
+            "and noted (line, byte); a line over 1 MiB, a number above 2^63 or a row that does not parse fails that",
+            "fixture naming the line, and the run goes on. After each fixture every process the walker started is ended",
+            "(asked to stop, killed 2 s later), also background children it left running. Reports are always written.",
+            "",
+            "Exit codes: 0 every fixture passed; 1 a fixture failed (differences, output that does not parse, a crash or",
+            "a timeout); 2 bad usage; 3 the suite cannot be read: no fixtures, or a fixture's answer key or dump is",
+            "broken (the file and line are named; the other fixtures are still checked and reported), or, with",
+            "--dac-reference, no DAC reference could be made."
         })
 final class ConformCommand implements Callable<Integer> {
 
@@ -117,6 +125,17 @@ final class ConformCommand implements Callable<Integer> {
         } catch (IllegalArgumentException ex) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--fixtures: " + ex.getMessage());
         }
+        for (Path report : reports) {
+            try {
+                Reports.check(report);
+            } catch (IllegalArgumentException ex) {
+                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
+            }
+            Path parent = report.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--report " + report + ": no folder " + parent);
+            }
+        }
         if ((suite == null) == dacReference.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give either --suite or --dac-reference");
         }
@@ -139,7 +158,13 @@ final class ConformCommand implements Callable<Integer> {
             err.println("clrheap conform: --suite " + folder + " is not a folder");
             return EXIT_NO_SUITE;
         }
-        List<? extends SuiteFixture> all = fixturesOf(folder, format);
+        List<? extends SuiteFixture> all;
+        try {
+            all = fixturesOf(folder, format);
+        } catch (IOException | RuntimeException ex) {
+            err.println("clrheap conform: --suite " + folder + " cannot be read: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+            return EXIT_NO_SUITE;
+        }
         if (all.isEmpty()) {
             err.printf(Locale.ROOT, "clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/, or a golden corpus's "
                     + "<runtime>-<gc>/NAME.clrheap.tar.xz beside NAME.expected/); write some with ./clrheap generate%n", folder, format.id(), format.suffix());
@@ -181,27 +206,49 @@ final class ConformCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Runs the walker on every fixture, printing each verdict as it is known; the reports are written whatever happens
+     * (with the fixtures checked so far when the run itself stops). Exit 3 when a fixture of the suite cannot be read
+     * (its answer key or dump), else 1 when one failed, else 0.
+     */
     private int run(ExternalWalker command, ConformanceRunner.Expect e, List<? extends SuiteFixture> chosen, Path work, PrintWriter out)
             throws IOException, InterruptedException {
+        PrintWriter err = spec.commandLine().getErr();
         int width = chosen.stream().mapToInt(f -> f.name().length()).max().orElse(0);
-        List<FixtureResult> results;
-        {
-            results = new ConformanceRunner(command, e, work).run(chosen, r -> {
-                out.printf(Locale.ROOT, "%s %-" + width + "s %s%n", r.passed() ? "PASS" : "FAIL", r.fixture().name(), r.verdict());
+        List<FixtureResult> results = new ArrayList<>();
+        boolean reportsFailed = false;
+        try {
+            new ConformanceRunner(command, e, work).run(chosen, r -> {
+                results.add(r);
+                out.printf(Locale.ROOT, "%s %-" + width + "s %s%n", r.passed() ? "PASS" : r.broken() ? "ERROR" : "FAIL", r.fixture().name(), r.verdict());
                 if (!r.passed()) {
                     out.println("     designed to catch: " + r.fixture().about());
                     r.differences().forEach(d -> out.println("     " + d));
                 }
+                r.notes().forEach(n -> out.println("     note: " + n));
                 out.flush();
             });
+        } finally {
+            for (Path report : reports) {
+                try {
+                    Reports.write(report, walker, results);
+                    out.println("wrote " + report);
+                } catch (IOException | RuntimeException ex) {
+                    err.println("clrheap conform: cannot write the report " + report + ": " + ex.getMessage());
+                    reportsFailed = true;
+                }
+            }
+            out.flush();
         }
-        long failed = results.stream().filter(r -> !r.passed()).count();
-        out.printf(Locale.ROOT, "%n%d of %d fixtures passed%s.%n", results.size() - failed, results.size(), failed == 0 ? "" : "; " + failed + " failed");
-        for (Path report : reports) {
-            Reports.write(report, walker, results);
-            out.println("wrote " + report);
+        long failed = results.stream().filter(r -> r.status() == FixtureResult.Status.FAILED).count();
+        long broken = results.stream().filter(FixtureResult::broken).count();
+        long passed = results.size() - failed - broken;
+        out.printf(Locale.ROOT, "%n%d of %d fixtures passed%s%s.%n", passed, results.size(), failed == 0 ? "" : "; " + failed + " failed",
+                broken == 0 ? "" : "; " + broken + " cannot be read (the suite is broken, not the walker)");
+        if (broken > 0) {
+            return EXIT_NO_SUITE;
         }
-        return failed == 0 ? 0 : 1;
+        return failed == 0 && !reportsFailed ? 0 : 1;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.clrheap.cli.ClrheapCommand.Outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
@@ -119,5 +120,151 @@ class ConformCommandTest {
 
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).contains("FAIL net8-server/min-object", "wrong total: 1 objects", "designed to catch: min-object on net8 (8.0.30), server GC");
+    }
+
+    /**
+     * A walker that knows the answers: prints the fixture's own answer key (from the intact suite {@code SUITE}) as
+     * dumpheap -stat text or as an object listing, then misbehaves as MODE says.
+     */
+    private static final String CHEAT = """
+            import os, subprocess, sys
+            mode, suite, dump = sys.argv[1], sys.argv[2], sys.argv[3]
+            key = os.path.join(suite, os.path.basename(dump)[:-len('.core')] + '.answer')
+            out = sys.stdout.buffer
+            if mode == 'objects':
+                for line in open(os.path.join(key, 'objects.tsv')).read().splitlines()[1:]:
+                    a, mt, size = line.split('\\t')[:3]
+                    out.write(('%s %s %s\\n' % (a, mt, size)).encode())
+            else:
+                out.write(open(os.path.join(key, 'dumpheap-stat.txt'), 'rb').read())
+            if mode == 'latin1':
+                out.write(b'note: Caf\\xe9 cr\\xe8me\\n')
+            if mode == 'huge':
+                out.write(b'7f3900009990 18446744073709551616 24 Huge\\n')
+            if mode == 'background':
+                child = subprocess.Popen(['sleep', '300'], start_new_session=True)
+                open(sys.argv[4], 'a').write('%d\\n' % child.pid)
+            """;
+
+    private String cheat(String mode, String... more) throws Exception {
+        Path script = dir.resolve("cheat.py");
+        Files.writeString(script, CHEAT);
+        return "python3 " + script + " " + mode + " " + suite + " {dump}" + (more.length == 0 ? "" : " " + String.join(" ", more));
+    }
+
+    @Test
+    void outputThatIsNotUtf8IsReadAndTheReportSaysWhere() throws Exception {
+        Path junit = dir.resolve("junit.xml");
+        Path html = dir.resolve("report.html");
+        Outcome r = run("conform", "--walker", cheat("latin1"), "--suite", suite.toString(), "--report", junit.toString(), "--report", html.toString());
+        assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("PASS default", "PASS every-edge", "PASS empty-string", "3 of 3 fixtures passed.");
+        assertThat(r.out()).containsPattern("note: line \\d+, byte 10 \\(offset \\d+ of the output\\): 0xe9 is not UTF-8; read as U\\+FFFD");
+        assertThat(r.out()).containsPattern("note: line \\d+, byte 14 \\(offset \\d+ of the output\\): 0xe8 is not UTF-8");
+        assertThat(Files.readString(junit)).contains("tests=\"3\" failures=\"0\" errors=\"0\"", "<system-out>line ", "0xe9 is not UTF-8");
+        assertThat(Files.readString(html)).contains("3 of 3 fixtures passed", "0xe9 is not UTF-8");
+    }
+
+    @Test
+    void aCountAboveTheLongRangeFailsThatFixtureNamingTheLineAndTheRunGoesOn() throws Exception {
+        Path junit = dir.resolve("junit.xml");
+        Outcome r = run("conform", "--walker", cheat("huge"), "--suite", suite.toString(), "--report", junit.toString());
+        assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("FAIL default", "FAIL every-edge", "FAIL empty-string", "0 of 3 fixtures passed; 3 failed.");
+        assertThat(r.out()).containsPattern("line \\d+: the count 18446744073709551616 is not below 2\\^63 \\(9,223,372,036,854,775,808\\): "
+                + "'7f3900009990 18446744073709551616 24 Huge'");
+        assertThat(Files.readString(junit)).contains("tests=\"3\" failures=\"3\"", "the count 18446744073709551616 is not below 2^63");
+    }
+
+    @Test
+    void aLineOf600MbWithoutANewlineFailsItsFixtureInAJvmOf64Mb() throws Exception {
+        Path junit = dir.resolve("junit.xml");
+        Path html = dir.resolve("report.html");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-Xmx64m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "io.clrheap.cli.ClrheapCommand", "conform", "--walker", "sh -c \"head -c 629145600 /dev/zero | tr '\\0' a\" sh {dump}",
+                "--suite", suite.toString(), "--fixtures", "{default,empty-string}", "--report", junit.toString(), "--report", html.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isEqualTo(1);
+        assertThat(out).doesNotContain("OutOfMemoryError").contains("FAIL default", "FAIL empty-string", "0 of 2 fixtures passed; 2 failed.",
+                "line 1 is longer than the 1048576 bytes (1 MiB) a line may have: 629,145,600 bytes, with no newline at its end; not read");
+        assertThat(Files.readString(junit)).contains("tests=\"2\" failures=\"2\"", "629,145,600 bytes, with no newline at its end");
+        assertThat(Files.readString(html)).contains("629,145,600 bytes");
+    }
+
+    @Test
+    void aBackgroundChildTheWalkerLeavesIsEndedWithItsFixture() throws Exception {
+        Path pids = dir.resolve("pids");
+        Path junit = dir.resolve("junit.xml");
+        Outcome r = run("conform", "--walker", cheat("background", pids.toString()), "--suite", suite.toString(), "--report", junit.toString());
+        assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
+        java.util.List<Long> children = Files.readAllLines(pids).stream().map(Long::parseLong).toList();
+        assertThat(children).hasSize(3);
+        for (long pid : children) {
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("sleep 300, pid %d", pid).isFalse();
+            assertThat(r.out()).contains("note: ended a process the walker left running: pid " + pid);
+        }
+        assertThat(Files.readString(junit)).contains("ended a process the walker left running: pid " + children.getFirst());
+    }
+
+    @Test
+    void aWalkerThatCrashesOrHangsStillGetsItsReports() throws Exception {
+        Path crashed = dir.resolve("crashed.xml");
+        Outcome crash = run("conform", "--walker", "sh -c \"echo broken {dump} >&2; exit 7\"", "--suite", suite.toString(), "--report", crashed.toString());
+        assertThat(crash.exitCode()).isEqualTo(1);
+        assertThat(Files.readString(crashed)).contains("tests=\"3\" failures=\"3\"", "the walker failed with exit code 7", "stderr: broken");
+        Path hung = dir.resolve("hung.html");
+        Outcome hang = run("conform", "--walker", "sh -c \"sleep 60; echo {dump}\"", "--timeout", "1", "--fixtures", "default", "--suite", suite.toString(),
+                "--report", hung.toString());
+        assertThat(hang.exitCode()).isEqualTo(1);
+        assertThat(Files.readString(hung)).contains("0 of 1 fixtures passed", "timed out after 1 s (killed)");
+        assertThat(run("conform", "--walker", "mywalker {dump}", "--suite", suite.toString(), "--report", dir.resolve("r.txt").toString()).exitCode())
+                .isEqualTo(2);
+    }
+
+    /** A copy of the suite whose answer keys can be broken. */
+    private Path copyOfTheSuite() throws Exception {
+        Path copy = dir.resolve("copy");
+        try (var files = Files.walk(suite)) {
+            for (Path f : files.toList()) {
+                Path to = copy.resolve(suite.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        return copy;
+    }
+
+    @Test
+    void aGarbageAnswerKeyIsExit3NamingTheFileAndLineAndTheOtherFixturesAreStillChecked() throws Exception {
+        Path broken = copyOfTheSuite();
+        Path stat = broken.resolve("default.answer/dumpheap-stat.txt");
+        Files.write(stat, "Statistics:\n7f3900000df8 99999999999999999999 60 Pt[]\n\u0000\u0001garbage\n".getBytes(StandardCharsets.ISO_8859_1));
+        // a fixture.txt that is not UTF-8 is no reason to stop
+        Files.write(broken.resolve("every-edge.answer/fixture.txt"), "every-edge: caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        Path junit = dir.resolve("junit.xml");
+        Outcome r = run("conform", "--walker", cheat("stat"), "--suite", broken.toString(), "--report", junit.toString());
+        assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(3);
+        assertThat(r.out()).contains("ERROR default", "the answer key cannot be read", stat + ": line 2: the count 99999999999999999999 is not below 2^63",
+                "PASS every-edge", "PASS empty-string", "2 of 3 fixtures passed; 1 cannot be read (the suite is broken, not the walker).");
+        assertThat(Files.readString(junit)).contains("tests=\"3\" failures=\"0\" errors=\"1\"", "<error message=\"the answer key cannot be read\">",
+                stat + ": line 2");
+
+        Path objects = broken.resolve("empty-string.answer/objects.tsv");
+        java.util.List<String> lines = new java.util.ArrayList<>(Files.readAllLines(objects));
+        lines.set(3, "0x12\tnot a MethodTable");
+        Files.write(objects, lines);
+        Outcome o = run("conform", "--walker", cheat("objects"), "--expect", "objects", "--suite", broken.toString(), "--fixtures", "e*");
+        assertThat(o.exitCode()).as(o.out() + o.err()).isEqualTo(3);
+        assertThat(o.out()).contains("PASS every-edge", "ERROR empty-string", objects + ": line 4: not 'address<TAB>mt<TAB>size...': '0x12\tnot a MethodTable'");
+
+        Files.write(objects, new byte[] {(byte) 0xfd, 0x37, 0x7a, 0x58, 0x5a, 0});
+        Outcome garbage = run("conform", "--walker", cheat("objects"), "--expect", "objects", "--suite", broken.toString(), "--fixtures", "empty-string");
+        assertThat(garbage.exitCode()).isEqualTo(3);
+        assertThat(garbage.out()).contains(objects + ": line 1: not the header");
     }
 }

@@ -39,15 +39,19 @@ public final class ConformanceRunner {
         return results;
     }
 
-    /** Makes the fixture ready in a work folder of its own, runs the walker on it, compares, and deletes the folder. */
+    /**
+     * Makes the fixture ready in a work folder of its own, runs the walker on it, compares, and deletes the folder.
+     * Whatever the walker does or prints, and whatever the fixture's files hold, the outcome is a result: a fixture
+     * that cannot be made ready or whose answer key cannot be read is {@link FixtureResult.Status#BROKEN}.
+     */
     FixtureResult check(SuiteFixture fixture) throws IOException, InterruptedException {
         Path work = Files.createTempDirectory(workDir, "fixture-");
         try {
             Fixture ready;
             try {
                 ready = fixture.prepare(work);
-            } catch (IOException | IllegalArgumentException e) {
-                return new FixtureResult(fixture, false, "the fixture cannot be made ready", List.of(e.getMessage() == null ? e.toString() : e.getMessage()), 0);
+            } catch (IOException | RuntimeException e) {
+                return new FixtureResult(fixture, FixtureResult.Status.BROKEN, "the fixture cannot be made ready", List.of(message(e)), List.of(), 0);
             }
             return check(fixture, ready, work.resolve("walker.out"));
         } finally {
@@ -55,22 +59,53 @@ public final class ConformanceRunner {
         }
     }
 
-    private FixtureResult check(SuiteFixture fixture, Fixture ready, Path output) throws IOException, InterruptedException {
+    private FixtureResult check(SuiteFixture fixture, Fixture ready, Path output) throws InterruptedException {
         long started = System.nanoTime();
-        ExternalWalker.Run run = walker.run(ready.dump(), output);
+        ExternalWalker.Run run;
+        try {
+            run = walker.run(ready.dump(), output);
+        } catch (IOException | RuntimeException e) {
+            return new FixtureResult(fixture, FixtureResult.Status.FAILED, "the walker cannot be run", List.of(message(e)), List.of(), 0);
+        }
         double seconds = (System.nanoTime() - started) / 1e9;
+        List<String> notes = new ArrayList<>();
+        run.leftOver().forEach(p -> notes.add("ended a process the walker left running: " + p));
         if (run.timedOut()) {
-            return new FixtureResult(fixture, false, String.format(Locale.ROOT, "timed out after %d s (killed)", walker.timeoutSeconds()), List.of(), seconds);
+            return new FixtureResult(fixture, FixtureResult.Status.FAILED, String.format(Locale.ROOT, "timed out after %d s (killed)", walker.timeoutSeconds()),
+                    stderr(run), notes, seconds);
+        }
+        if (run.stopped() != null) {
+            return new FixtureResult(fixture, FixtureResult.Status.FAILED, "the walker " + run.stopped(), stderr(run), notes, seconds);
         }
         if (run.crashed()) {
-            List<String> tail = run.errorTail().isEmpty() ? List.of() : List.of("stderr: " + run.errorTail().lines().reduce((a, b) -> b).orElse(""));
-            return new FixtureResult(fixture, false, "the walker failed with exit code " + run.exitCode(), tail, seconds);
+            return new FixtureResult(fixture, FixtureResult.Status.FAILED, "the walker failed with exit code " + run.exitCode(), stderr(run), notes, seconds);
         }
-        Comparison.Result result = expect == Expect.STAT
-                ? Comparison.stat(WalkerOutput.parseStat(output), ready.answer())
-                : Comparison.objects(WalkerOutput.parseObjects(output), ready.answer());
-        return new FixtureResult(fixture, result.passed(),
+        Comparison.Result result;
+        try {
+            if (expect == Expect.STAT) {
+                WalkerOutput.Stat stat = WalkerOutput.parseStat(output);
+                notes.addAll(0, stat.notes());
+                result = Comparison.stat(stat, ready.answer());
+            } else {
+                WalkerOutput.Listing listing = WalkerOutput.readObjects(output);
+                notes.addAll(0, listing.notes());
+                result = Comparison.objects(listing, ready.answer());
+            }
+        } catch (AnswerKeyException e) {
+            return new FixtureResult(fixture, FixtureResult.Status.BROKEN, "the answer key cannot be read", List.of(e.getMessage()), notes, seconds);
+        } catch (IOException | RuntimeException e) {
+            return new FixtureResult(fixture, FixtureResult.Status.FAILED, "the walker's output cannot be compared", List.of(message(e)), notes, seconds);
+        }
+        return new FixtureResult(fixture, result.passed() ? FixtureResult.Status.PASSED : FixtureResult.Status.FAILED,
                 result.passed() ? "passed" : String.format(Locale.ROOT, "%,d difference%s", result.differences(), result.differences() == 1 ? "" : "s"),
-                result.first(), seconds);
+                result.first(), notes, seconds);
+    }
+
+    private static List<String> stderr(ExternalWalker.Run run) {
+        return run.errorTail().isEmpty() ? List.of() : List.of("stderr: " + run.errorTail().lines().reduce((a, b) -> b).orElse(""));
+    }
+
+    private static String message(Exception e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 }

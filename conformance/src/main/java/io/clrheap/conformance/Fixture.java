@@ -1,7 +1,6 @@
 package io.clrheap.conformance;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,11 +33,28 @@ public record Fixture(String name, String about, Path dump, Path answer) impleme
                 Path dump = suite.resolve(name + suffix);
                 if (Files.isRegularFile(dump) && Files.isRegularFile(answer.resolve("objects.tsv"))) {
                     Path about = answer.resolve("fixture.txt");
-                    String line = Files.isRegularFile(about) ? Files.readAllLines(about, StandardCharsets.UTF_8).stream().findFirst().orElse("") : "";
+                    String line = firstLine(about);
                     fixtures.add(new Fixture(name, line, dump, answer));
                 }
             }
         }
         return fixtures;
+    }
+
+    /**
+     * The first line of a fixture.txt, whatever it holds: bytes that are not UTF-8 read as U+FFFD, a line over 1 MiB
+     * said so, a long one cut to 1,000 characters; empty when there is no such file.
+     */
+    public static String firstLine(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return "";
+        }
+        try (OutputLines in = OutputLines.open(file)) {
+            OutputLines.Line l = in.next();
+            if (l == null) {
+                return "";
+            }
+            return l.tooLong() ? "(" + file.getFileName() + ": its first line is longer than 1 MiB)" : WalkerOutput.quote(l.text(), 1_000);
+        }
     }
 }

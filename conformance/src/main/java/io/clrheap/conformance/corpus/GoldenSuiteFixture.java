@@ -11,7 +11,6 @@ import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.bundle.BundleManifest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -111,6 +110,6 @@ public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, Fix
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             return "";
         }
-        return Files.readAllLines(file, StandardCharsets.UTF_8).stream().findFirst().orElse("");
+        return Fixture.firstLine(file);
     }
 }
