@@ -126,8 +126,8 @@ public final class InvariantChecker {
     }
 
     /**
-     * The region map as the real dumps hold it (docs/reference/clr-layouts.md, "The bookkeeping area and the region
-     * map"), read from memory: the {@code card_table_info} header at the start of the "gc bookkeeping" reservation
+     * The region map as the real dumps hold it (docs/reference/clr-layouts.md section 11a),
+     * read from memory: the {@code card_table_info} header at the start of the "gc bookkeeping" reservation
      * gives the area's size and the GC range {@code [lowest, highest)}; every region's descriptor is
      * {@code base + (region start >> shift) * sizeof(heap_segment)} with one {@code base} for all regions, shift the
      * basic region size's log2; the entries of {@code [lowest, highest)} lie inside the area; the entries of a large

@@ -4,7 +4,7 @@ import io.clrheap.layout.RuntimeLayout;
 
 /**
  * The GC's bookkeeping area under regions, laid out as the real .NET 8/9/10 processes lay it out
- * (docs/reference/clr-layouts.md, "The bookkeeping area and the region map"; gc.cpp get_card_table_element_layout):
+ * (docs/reference/clr-layouts.md section 11a; gc.cpp get_card_table_element_layout):
  * one reservation starting at {@code bookkeeping_start} that holds, in this order, the {@code card_table_info} header
  * (0x40 bytes), the card table, the brick table, the card bundle table, the software write watch table, the
  * region-to-generation table, the region map ({@code seg_mapping_table}: one {@code heap_segment} per basic region of

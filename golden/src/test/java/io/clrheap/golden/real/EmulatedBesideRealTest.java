@@ -94,7 +94,7 @@ class EmulatedBesideRealTest {
     }
 
     /**
-     * Where the regions' heap_segments are (docs/reference/clr-layouts.md, "The bookkeeping area and the region map"):
+     * Where the regions' heap_segments are (docs/reference/clr-layouts.md section 11a):
      * every region's is base + (start >> 22) * sizeof(heap_segment), one base for all; the map's entry of
      * g_lowest_address lies at a fixed offset from *bookkeeping_start (for the same GC range size), whose
      * card_table_info names the GC range and the area's size; frozen segments' descriptors lie outside the GC range.
