@@ -12,7 +12,8 @@ import io.clrheap.emulator.truth.GroundTruth;
  * emulated process: every region's {@code [mem, end)} is tiled by its objects and the allocation contexts in it (gaps
  * are free objects); each object's MethodTable word in memory is the recorded one; every LOH object follows a
  * 32-byte padding free object and POH objects do not; every context lies inside a gen0 region; every handle's target
- * is an object, not a free one; free objects' lengths fit 32 bits.
+ * is an object, not a free one; free objects' lengths fit 32 bits; every region's {@code heap_segment} is its entry in
+ * the GC's region map (see {@link #checkRegionMap}).
  */
 public final class InvariantChecker {
 
@@ -120,7 +121,77 @@ public final class InvariantChecker {
         for (long target : handleTargets) {
             violations.add(String.format("a handle points at 0x%x, where no object starts", target));
         }
+        checkRegionMap(runtime, regions, violations);
         return violations.size() > MAX_VIOLATIONS ? violations.subList(0, MAX_VIOLATIONS) : violations;
+    }
+
+    /**
+     * The region map as the real dumps hold it (docs/reference/clr-layouts.md section 11a),
+     * read from memory: the {@code card_table_info} header at the start of the "gc bookkeeping" reservation
+     * gives the area's size and the GC range {@code [lowest, highest)}; every region's descriptor is
+     * {@code base + (region start >> shift) * sizeof(heap_segment)} with one {@code base} for all regions, shift the
+     * basic region size's log2; the entries of {@code [lowest, highest)} lie inside the area; the entries of a large
+     * region's further basic regions hold {@code allocated} = -i, those of basic regions holding no region are zero;
+     * frozen segments' descriptors lie outside the GC range and the area.
+     */
+    private static void checkRegionMap(EmulatedRuntime runtime, List<GroundTruth.RegionInfo> regions, List<String> violations) {
+        RuntimeLayout layout = runtime.layout();
+        Memory memory = runtime.memory();
+        var area = runtime.memory().reservations().stream().filter(r -> r.name().equals("gc bookkeeping")).findFirst();
+        if (area.isEmpty()) {
+            violations.add("no gc bookkeeping reservation");
+            return;
+        }
+        long bookkeeping = area.get().start();
+        long areaSize = memory.readLong(bookkeeping + 0x08);
+        long lowest = memory.readLong(bookkeeping + 0x18);
+        long highest = memory.readLong(bookkeeping + 0x20);
+        if (areaSize != area.get().size()) {
+            violations.add(String.format("card_table_info at 0x%x: size 0x%x, the bookkeeping reservation 0x%x", bookkeeping, areaSize, area.get().size()));
+        }
+        int shift = Long.numberOfTrailingZeros(layout.constant("region.basic_size"));
+        long entrySize = layout.type("heap_segment").size().orElseThrow();
+        long allocatedAt = layout.offset("heap_segment", "allocated");
+        long memAt = layout.offset("heap_segment", "mem");
+        Long base = null;
+        java.util.Map<Long, Long> unitOf = new java.util.HashMap<>(); // basic region start -> its index in its region (0 = first)
+        for (GroundTruth.RegionInfo r : regions) {
+            if (r.frozen()) {
+                if (Long.compareUnsigned(r.descriptor() - lowest, highest - lowest) < 0
+                        || Long.compareUnsigned(r.descriptor() - bookkeeping, areaSize) < 0) {
+                    violations.add(String.format("frozen segment 0x%x: its heap_segment 0x%x is in the GC range or the bookkeeping area", r.mem(), r.descriptor()));
+                }
+                continue;
+            }
+            long b = r.descriptor() - (r.start() >>> shift) * entrySize;
+            if (base == null) {
+                base = b;
+            } else if (b != base) {
+                violations.add(String.format("region 0x%x: heap_segment 0x%x is not base 0x%x + (start >> %d) * 0x%x", r.start(), r.descriptor(), base, shift, entrySize));
+            }
+            for (long i = 0; i < (r.reserved() - r.start()) >>> shift; i++) {
+                unitOf.put(r.start() + (i << shift), i);
+            }
+        }
+        if (base == null) {
+            return;
+        }
+        long first = base + (lowest >>> shift) * entrySize;
+        long end = base + (highest >>> shift) * entrySize;
+        if (Long.compareUnsigned(first, bookkeeping) < 0 || Long.compareUnsigned(end, bookkeeping + areaSize) > 0) {
+            violations.add(String.format("the region map [0x%x, 0x%x) is not inside the bookkeeping area [0x%x, 0x%x)", first, end, bookkeeping, bookkeeping + areaSize));
+            return;
+        }
+        for (long unit = lowest; Long.compareUnsigned(unit, highest) < 0 && violations.size() < MAX_VIOLATIONS; unit += 1L << shift) {
+            long entry = base + (unit >>> shift) * entrySize;
+            Long i = unitOf.get(unit);
+            long allocated = memory.readLong(entry + allocatedAt);
+            if (i == null && (allocated != 0 || memory.readLong(entry + memAt) != 0)) {
+                violations.add(String.format("the region map entry 0x%x of 0x%x, where no region is, is not zero", entry, unit));
+            } else if (i != null && i > 0 && allocated != -i) {
+                violations.add(String.format("the region map entry 0x%x of 0x%x, basic region %d of its region, says allocated 0x%x, not -%d", entry, unit, i, allocated, i));
+            }
+        }
     }
 
     /** Past every allocation context that starts at {@code cursor} (chained ones too), up to {@code address}. */

@@ -22,6 +22,7 @@ import io.clrheap.emulator.threads.ThreadBuilder;
 import io.clrheap.emulator.globals.RuntimeGlobals;
 import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.process.BumpAllocator;
+import io.clrheap.emulator.process.GcBookkeeping;
 import io.clrheap.emulator.process.Process;
 import io.clrheap.emulator.process.ProcessLayout;
 import io.clrheap.emulator.scenario.Scenario;
@@ -86,7 +87,8 @@ public final class RuntimeBuilder {
         AddressSpace memory = new AddressSpace("emulated " + scenario.name() + " (" + layout.describe() + ")", memoryBudget);
         memory.reserve("native heap", ProcessLayout.NATIVE_HEAP, ProcessLayout.NATIVE_HEAP_SIZE);
         memory.reserve("loader heap", ProcessLayout.LOADER_HEAP, ProcessLayout.LOADER_HEAP_SIZE);
-        memory.reserve("gc bookkeeping", ProcessLayout.BOOKKEEPING, ProcessLayout.BOOKKEEPING_SIZE);
+        GcBookkeeping bookkeeping = GcBookkeeping.of(layout);
+        memory.reserve("gc bookkeeping", bookkeeping.start(), bookkeeping.size());
         memory.reserve("gc reserve", ProcessLayout.GC_RESERVE, ProcessLayout.GC_RESERVE_SIZE);
         memory.reserve("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE);
         memory.reserve("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE);
@@ -95,7 +97,7 @@ public final class RuntimeBuilder {
                 new GroundTruth(layout.constant("object.alignment"), layout.constant("object.min_size")), new LinkedHashMap<>(),
                 new BumpAllocator("native heap", ProcessLayout.NATIVE_HEAP, ProcessLayout.NATIVE_HEAP_SIZE),
                 new BumpAllocator("loader heap", ProcessLayout.LOADER_HEAP, ProcessLayout.LOADER_HEAP_SIZE),
-                new BumpAllocator("gc bookkeeping", ProcessLayout.BOOKKEEPING, ProcessLayout.BOOKKEEPING_SIZE),
+                bookkeeping,
                 new BumpAllocator("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE),
                 new BumpAllocator("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE),
                 new ModuleImageBuilder(modulePath(layout, platform), ProcessLayout.MODULE_BASE, platform));

@@ -97,6 +97,20 @@ class RuntimeBuilderTest {
     }
 
     @Test
+    void theInvariantCheckerFindsARegionDescriptorOutsideTheRegionMap() {
+        EmulatedRuntime runtime = new RuntimeBuilder().build(Scenario.defaultScenario(RuntimeVersion.NET9, GcFlavor.WORKSTATION));
+        GroundTruth.RegionInfo loh = runtime.groundTruth().regions().stream().filter(r -> r.generation() == 3).findFirst().orElseThrow();
+        long size = runtime.layout().type("heap_segment").size().orElseThrow();
+        runtime.memory().writeLong(loh.descriptor() + size, 0); // the entry of the LOH region's second basic region
+        long last = io.clrheap.emulator.process.GcBookkeeping.of(runtime.layout())
+                .entry(io.clrheap.emulator.process.ProcessLayout.GC_RESERVE + io.clrheap.emulator.process.ProcessLayout.GC_RESERVE_SIZE - (4L << 20));
+        runtime.memory().writeLong(last, 0x1234); // the entry of the GC range's last basic region, where no region is
+        assertThat(InvariantChecker.check(runtime))
+                .anyMatch(v -> v.contains("basic region 1 of its region, says allocated 0x0, not -1"))
+                .anyMatch(v -> v.contains(String.format("the region map entry 0x%x", last)));
+    }
+
+    @Test
     void theSameScenarioGivesTheSameTypeNamesInTheSameOrder() {
         Scenario s = Scenarios.named("user-types").orElseThrow();
         assertThat(new RuntimeBuilder().build(s).typeNames().entrySet().stream().map(Object::toString).toList())

@@ -7,6 +7,7 @@ import io.clrheap.layout.view.Generation;
 import io.clrheap.layout.view.HeapSegment;
 import io.clrheap.layout.view.ServerHeap;
 import java.util.List;
+import io.clrheap.emulator.process.GcBookkeeping;
 import io.clrheap.emulator.process.Process;
 import io.clrheap.emulator.truth.GroundTruth;
 
@@ -40,6 +41,7 @@ public final class GcStructureWriter {
     /** Writes descriptors, generation tables and the per-heap objects; returns the server heap array (0 under workstation GC). */
     public long write() {
         var memory = process.memory();
+        writeCardTableInfo();
         boolean server = process.server();
         long stride = layout.type("generation").size().orElseThrow();
         long heapArray = server ? process.nativeHeap().allocate(8L * heaps.size(), 16) : 0;
@@ -63,8 +65,11 @@ public final class GcStructureWriter {
             heap.finalizeQueue = finalizeQueue();
             for (List<RegionState> list : heap.generations) {
                 for (RegionState r : list) {
-                    r.descriptor = r.frozen ? process.allocateNative("heap_segment", 0x40)
-                            : process.bookkeeping().allocate(layout.type("heap_segment").size().orElseThrow(), 8);
+                    // a region's heap_segment is its entry in the region map (get_region_info); a frozen segment is no region
+                    r.descriptor = r.frozen ? process.allocateNative("heap_segment", 0x40) : process.bookkeeping().entry(r.start);
+                    if (!r.frozen) {
+                        writeContainedUnits(heap, r);
+                    }
                 }
             }
             heap.ephemeralSegment = gen0.descriptor;
@@ -123,6 +128,43 @@ public final class GcStructureWriter {
         }
         process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, r.frozen ? -1 : r.generation, r.frozen, r.descriptor,
                 r.start, r.mem, end, r.reserved, flags));
+    }
+
+    /**
+     * The region map entries of a large region's basic regions after its first (gc.cpp init_heap_segment under
+     * regions, as the real dumps hold them): {@code allocated} = -i for the i-th, the owning heap (server GC), gen_num
+     * and plan_gen_num of the region. Nothing reads them as regions.
+     */
+    private void writeContainedUnits(Heap heap, RegionState r) {
+        GcBookkeeping map = process.bookkeeping();
+        long units = (r.reserved - r.start) >>> map.shift();
+        int gen = Math.min(r.generation, 2);
+        for (long i = 1; i < units; i++) {
+            HeapSegment.Writable s = process.views().view(HeapSegment.Writable.class, process.memory(), map.entry(r.start + (i << map.shift())));
+            s.allocated(-i);
+            if (s.hasHeap()) {
+                s.heap(heap.gcHeap);
+            }
+            s.genNum(gen);
+            s.planGenNum(gen);
+        }
+    }
+
+    /**
+     * The {@code card_table_info} header at {@code bookkeeping_start}, as the real dumps hold it: reference count
+     * (2 under server GC, 1 under workstation), the area's size, no next card table, the GC range, and where the
+     * brick table, the card bundle table and the mark array lie.
+     */
+    private void writeCardTableInfo() {
+        GcBookkeeping b = process.bookkeeping();
+        var memory = process.memory();
+        memory.writeInt(b.start(), process.server() ? 2 : 1);
+        memory.writePointer(b.start() + 0x08, b.size());
+        memory.writePointer(b.start() + 0x18, b.lowest());
+        memory.writePointer(b.start() + 0x20, b.highest());
+        memory.writePointer(b.start() + 0x28, b.brickTable());
+        memory.writePointer(b.start() + 0x30, b.cardBundleTable());
+        memory.writePointer(b.start() + 0x38, b.markArray());
     }
 
     /** An empty finalization queue: 7 fill pointers at m_Array, room for 100 entries (the real dumps). */

@@ -243,6 +243,8 @@ public final class RuntimeGlobals {
         memory.writePointer(variable("g_pPredefinedArrayTypes") + 8 * layout.constant("element_type.object"), types.objectArrayMethodTable());
         memory.writePointer(variable("g_lowest_address"), ProcessLayout.GC_RESERVE);
         memory.writePointer(variable("g_highest_address"), ProcessLayout.GC_RESERVE + ProcessLayout.GC_RESERVE_SIZE);
+        // g_card_table: the bookkeeping area's card table, translated by g_lowest_address (the real dumps)
+        memory.writePointer(variable("g_card_table"), process.bookkeeping().translatedCardTable());
         // g_pGCHeap: the GCHeap the runtime created first; under server GC its pGenGCHeap is 0 (the real dumps)
         globalGcHeap = process.allocateNative("GCHeap", 16);
         process.views().view(io.clrheap.layout.view.GcHeap.Writable.class, memory, globalGcHeap).vtable(vtable);
@@ -315,6 +317,8 @@ public final class RuntimeGlobals {
         memory.writeInt(generationOffsets + 4, (int) layout.offset("generation", "start_segment"));
         memory.writeInt(generationOffsets + 8, -1); // allocation_start: regions have none
         vars.bookkeepingStart(gcStatic("bookkeeping_start"));
+        // bookkeeping_start: the card_table_info header of the bookkeeping area, whose region map holds the regions' heap_segments
+        memory.writePointer(gcStatic("bookkeeping_start"), process.bookkeeping().start());
         for (GcStatic v : publishedStatics()) {
             long at = gcStatic(v.name());
             memory.writePointer(gcDacVars + layout.offset("GcDacVars", v.name()), at);

@@ -10,10 +10,11 @@ import io.clrheap.emulator.truth.GroundTruth;
 
 /**
  * What the parts of a build share: the scenario, the profile, the memory and its views, the allocators of the
- * process's native memory, the module being laid out, the ground truth and the type names.
+ * process's native memory, the GC's bookkeeping area (where region descriptors live), the module being laid out,
+ * the ground truth and the type names.
  */
 public record Process(Scenario scenario, RuntimeLayout layout, AddressSpace memory, ViewFactory views, GroundTruth truth,
-               Map<Long, String> names, BumpAllocator nativeHeap, BumpAllocator loaderHeap, BumpAllocator bookkeeping,
+               Map<Long, String> names, BumpAllocator nativeHeap, BumpAllocator loaderHeap, GcBookkeeping bookkeeping,
                BumpAllocator threadLocals, BumpAllocator handleSegments, ModuleImageBuilder module) {
 
     public boolean server() {

@@ -20,10 +20,11 @@ public final class ProcessLayout {
     /** Loader heaps: MethodTables and EEClasses. */
     public static final long LOADER_HEAP = 0x7f39_0000_0000L;
     public static final long LOADER_HEAP_SIZE = 64L << 20;
-    /** The GC's bookkeeping: region descriptors (heap_segment), as in the real dumps, away from the regions. */
-    public static final long BOOKKEEPING = 0x7e10_0000_0000L;
-    public static final long BOOKKEEPING_SIZE = 64L << 20;
-    /** The GC's reserve range: every region is carved from it at region alignment. */
+    /*
+     * The GC's bookkeeping (card table ... region map with every region's heap_segment ... mark array) lies right
+     * below GC_RESERVE, as in the real dumps; its size depends on the build's heap_segment: GcBookkeeping.of(layout).
+     */
+    /** The GC's reserve range, [g_lowest_address, g_highest_address): every region is carved from it at region alignment. */
     public static final long GC_RESERVE = 0x7e20_0000_0000L;
     public static final long GC_RESERVE_SIZE = 256L << 30;
     /** The frozen (non-GC) heap: outside [g_lowest_address, g_highest_address), like the runtime's FOH; its segments follow one another from here. */

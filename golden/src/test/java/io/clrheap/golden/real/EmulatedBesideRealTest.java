@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
+import io.clrheap.emulator.process.GcBookkeeping;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
@@ -84,11 +85,50 @@ class EmulatedBesideRealTest {
             kinds.put(r.kind().id(), List.of(r.flags(), genNum, r.mem() - start, r.reserved() - start));
         }
         s.put("regions", kinds);
+        s.put("region map", regionMap(t, vars, heap));
         s.put("frozen segment first in heap 0's gen2 list", heap.heaps().get(0).regions().get(0).kind() == SegmentKind.FROZEN);
         s.put("heaps have a gc_heap", heap.heaps().stream().allMatch(h -> h.gcHeap() != 0));
         s.put("threads with a live allocation context", heap.contexts().stream().anyMatch(c -> c.inUse() && c.owner().startsWith("thread")));
         s.put("contract descriptor", t.layout().findType("ContractDescriptor").isPresent());
         return s;
+    }
+
+    /**
+     * Where the regions' heap_segments are (docs/reference/clr-layouts.md section 11a):
+     * every region's is base + (start >> 22) * sizeof(heap_segment), one base for all; the map's entry of
+     * g_lowest_address lies at a fixed offset from *bookkeeping_start (for the same GC range size), whose
+     * card_table_info names the GC range and the area's size; frozen segments' descriptors lie outside the GC range.
+     */
+    private static List<Object> regionMap(Target t, GcDacVars vars, DiscoveredHeap heap) {
+        var memory = t.memory();
+        long entrySize = t.layout().type("heap_segment").size().orElseThrow();
+        long lowest = t.globalPointer("g_lowest_address");
+        long highest = t.globalPointer("g_highest_address");
+        long bookkeeping = memory.readPointer(vars.bookkeepingStart());
+        java.util.Set<Long> bases = new java.util.TreeSet<>();
+        boolean frozenOutside = true;
+        for (Region r : heap.regionsByAddress()) {
+            if (r.kind() == SegmentKind.FROZEN) {
+                frozenOutside &= Long.compareUnsigned(r.descriptor() - lowest, highest - lowest) >= 0;
+                continue;
+            }
+            bases.add(r.descriptor() - ((r.mem() & -(4L << 20)) >>> 22) * entrySize);
+        }
+        long base = bases.iterator().next();
+        // the offsets within the area depend on the GC range's size (net10-small's is 47 GiB, the others' 256 GiB):
+        // compare them with the layout computed for the range
+        GcBookkeeping expected = GcBookkeeping.of(lowest, highest, entrySize, 22);
+        long size = memory.readLong(bookkeeping + 8);
+        return List.of("bases " + bases.size(),
+                "entry(lowest) - bookkeeping_start as computed " + (base + (lowest >>> 22) * entrySize - bookkeeping == expected.segMappingTable() - expected.start()),
+                "card_table_info size as computed " + (size == expected.size()),
+                "card_table_info tables as computed " + List.of(memory.readLong(bookkeeping + 0x28) - bookkeeping == expected.brickTable() - expected.start(),
+                        memory.readLong(bookkeeping + 0x30) - bookkeeping == expected.cardBundleTable() - expected.start(),
+                        memory.readLong(bookkeeping + 0x38) - bookkeeping == expected.markArray() - expected.start()),
+                "card_table_info range is [lowest, highest) " + (memory.readLong(bookkeeping + 0x18) == lowest && memory.readLong(bookkeeping + 0x20) == highest),
+                "the area ends at lowest, rounded up to a basic region " + (((bookkeeping + size + (4L << 20) - 1) & -(4L << 20)) == lowest),
+                "g_card_table is the area's card table translated " + (t.globalPointer("g_card_table") + (lowest >>> 13) * 4 == bookkeeping + 0x40),
+                "frozen descriptors outside the GC range " + frozenOutside);
     }
 
     /** A type as a walker sees its MethodTable: flags, BaseSize, the GC descriptor before it, its parent's flags and BaseSize. */
