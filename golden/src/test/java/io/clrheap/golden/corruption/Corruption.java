@@ -176,7 +176,8 @@ enum Corruption {
         }
     },
     GENERATION_TABLE_OUTSIDE_MEMORY("heap 0's LOH generation names a first region outside the dump's memory",
-            "`UNREADABLE_STRUCTURE` at the address it names", "every object outside heap 0's LOH") {
+            "`UNREADABLE_STRUCTURE` at the address it names, `RECOVERED_REGION` at heap 0's LOH regions",
+            "every object: the LOH regions the list no longer reaches are found in the region map") {
         @Override
         Optional<Damage> apply(Fixture f, Path out) throws IOException {
             long table = f.heap.heaps().get(0).generationTable();
@@ -184,8 +185,42 @@ enum Corruption {
             long outside = 0x0000_6100_0000_0000L;
             requireNot(f.target.memory().contains(outside, 8), "0x6100_0000_0000 is mapped");
             long field = table + 3 * stride + f.offset("generation", "start_segment");
-            return Optional.of(Damage.problem(f.patch().putLong(field, outside).writeTo(out), ProblemKind.UNREADABLE_STRUCTURE, outside,
-                    a -> f.objects.stream().anyMatch(o -> o.address() == a && o.heap() == 0 && o.generation().equals("loh"))));
+            return Optional.of(Damage.problem(f.patch().putLong(field, outside).writeTo(out), ProblemKind.UNREADABLE_STRUCTURE, outside, NOTHING));
+        }
+    },
+    DUPLICATE_HEAP("g_heaps[1] names heap 0's gc_heap (server GC)",
+            "`DUPLICATE_HEAP` at g_heaps[1], `RECOVERED_REGION` at each of heap 1's regions",
+            "every object: heap 1's regions are found in the region map, and heap 1 is read from the gc_heap they name") {
+        @Override
+        Optional<Damage> apply(Fixture f, Path out) throws IOException {
+            if (!f.server() || f.heap.heaps().size() < 2) {
+                return Optional.empty(); // one heap has no second entry to damage
+            }
+            long entry = f.readPointer(vars(f).gHeaps()) + 8;
+            return Optional.of(Damage.problem(f.patch().putLong(entry, f.heap.heaps().get(0).gcHeap()).writeTo(out),
+                    ProblemKind.DUPLICATE_HEAP, entry, NOTHING));
+        }
+    },
+    EMPTIED_GENERATION_LIST("heap 0's gen2 generation names no first region (start_segment 0)",
+            "`MISSING_GENERATION_START` at the start_segment field, `RECOVERED_REGION` at each gen2 region",
+            "every object but the frozen segments' (only that list names them; their descriptors are not in the region map): the gen2 regions are found in the region map") {
+        @Override
+        Optional<Damage> apply(Fixture f, Path out) throws IOException {
+            long stride = f.target.layout().type("generation").size().orElseThrow();
+            long field = f.heap.heaps().get(0).generationTable() + 2 * stride + f.offset("generation", "start_segment");
+            return Optional.of(Damage.problem(f.patch().putLong(field, 0).writeTo(out), ProblemKind.MISSING_GENERATION_START, field,
+                    a -> f.objects.stream().anyMatch(o -> o.address() == a && o.generation().equals("frozen"))));
+        }
+    },
+    EPHEMERAL_SEGMENT_GARBAGE("heap 0's ephemeral_heap_segment names no region",
+            "`EPHEMERAL_NOT_LISTED` at the ephemeral_heap_segment field",
+            "every object: the listed gen0 region holding alloc_allocated is taken as the ephemeral one") {
+        @Override
+        Optional<Damage> apply(Fixture f, Path out) throws IOException {
+            long gcHeap = f.heap.heaps().get(0).gcHeap();
+            long field = f.server() ? gcHeap + f.offset("gc_heap", "ephemeral_heap_segment") : vars(f).ephemeralHeapSegment();
+            return Optional.of(Damage.problem(f.patch().putLong(field, 0x0000_6200_0000_0000L).writeTo(out), ProblemKind.EPHEMERAL_NOT_LISTED,
+                    field, NOTHING));
         }
     },
     THREAD_LIST_CYCLE("the last thread's LinkNext points back to the first thread",
