@@ -196,25 +196,26 @@ final class HeapRootsReader {
             return null;
         }
         try {
-            long allocAllocated = chase.read(gcHeapFields[0], gcHeap);
-            long ephemeral = chase.read(gcHeapFields[1], gcHeap);
-            long finalizeQueue = chase.read(gcHeapFields[2], gcHeap);
-            return new HeapRoots(index, gcHeap, gcHeap + gcHeapFields[3].offset(), allocAllocated, ephemeral, finalizeQueue, gcHeapFields[0].at(gcHeap),
-                    gcHeapFields[1].at(gcHeap));
+            return rootsAt(index, gcHeap);
         } catch (MissingMemoryException e) {
             return null;
         }
+    }
+
+    /** Heap {@code index}'s roots, read from its gc_heap at the published offsets. */
+    private HeapRoots rootsAt(int index, long heap) {
+        long allocAllocated = chase.read(gcHeapFields[0], heap);
+        long ephemeral = chase.read(gcHeapFields[1], heap);
+        long finalizeQueue = chase.read(gcHeapFields[2], heap);
+        return new HeapRoots(index, heap, heap + gcHeapFields[3].offset(), allocAllocated, ephemeral, finalizeQueue, gcHeapFields[0].at(heap),
+                gcHeapFields[1].at(heap));
     }
 
     private HeapRoots readServer(int i) {
         long heap = 0;
         try {
             heap = chase.read(heapEntry(i), heapArray);
-            long allocAllocated = chase.read(gcHeapFields[0], heap);
-            long ephemeral = chase.read(gcHeapFields[1], heap);
-            long finalizeQueue = chase.read(gcHeapFields[2], heap);
-            return new HeapRoots(i, heap, heap + gcHeapFields[3].offset(), allocAllocated, ephemeral, finalizeQueue, gcHeapFields[0].at(heap),
-                    gcHeapFields[1].at(heap));
+            return rootsAt(i, heap);
         } catch (MissingMemoryException e) {
             chase.problem(ProblemKind.UNREADABLE_STRUCTURE, heap == 0 ? heapArray + 8L * i : heap, "heap " + i,
                     String.format("g_heaps[%d] (gc_heap 0x%x) cannot be read (%s); this heap is not walked", i, heap, e.getMessage()),
