@@ -16,8 +16,13 @@ package io.clrheap.walker.source.bundle;
 public record BundleLimits(int maxEntries, long maxEntryBytes, long maxTotalBytes, int maxManifestBytes,
                            int maxTypeNamesBytes) {
 
-    /** Generous for any fixture: 100,000 entries, 64 GiB in all, a 64 MiB manifest and 64 MiB of type names. */
-    public static final BundleLimits DEFAULT = new BundleLimits(100_000, 64L << 30, 64L << 30, 64 << 20, 64 << 20);
+    /**
+     * Enough for any fixture clrheap writes: 100,000 entries, 16 GiB in all, a 64 MiB manifest and 64 MiB of type names.
+     * 16 GiB is the process memory one emulated build may write by default (the generator's build budget, README
+     * "Generating fixture dumps"): a bundle declaring more was not written by it, and is refused from its manifest
+     * instead of being streamed for minutes before its digest fails. A bigger build's bundle opens with limits of its own.
+     */
+    public static final BundleLimits DEFAULT = new BundleLimits(100_000, 16L << 30, 16L << 30, 64 << 20, 64 << 20);
 
     public BundleLimits {
         if (maxEntries <= 0 || maxEntryBytes <= 0 || maxTotalBytes <= 0 || maxManifestBytes <= 0 || maxTypeNamesBytes <= 0) {

@@ -52,6 +52,22 @@ class BundleBoundsTest {
     }
 
     @Test
+    void anEntryDeclaringMoreThanAnyBuildWritesIsRefusedFromTheManifestAtOnce() throws IOException {
+        // the tester's case: a small bundle whose manifest declares a 63 GiB range, under the old 64 GiB cap
+        long declared = 63L << 30;
+        TestBundle bundle = TestBundle.typical().patchManifest(s -> s
+                .replace("\"length\": 4096", "\"length\": " + declared)
+                .replaceFirst("(\"name\": \"" + HEAP_ENTRY + "\", \"size\": )4096", "$1" + declared));
+        Path file = write(bundle.build());
+        Path temp = temp();
+        assertThatThrownBy(() -> Bundle.open(file, BundleLimits.DEFAULT, temp).close())
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("declares " + declared + " bytes; the cap is " + (16L << 30) + " (BundleLimits.maxEntryBytes)");
+        assertThat(left(temp)).isZero();
+        assertThat(left(dir)).as("only the bundle itself").isEqualTo(2); // the bundle and the tmp folder
+    }
+
+    @Test
     void anOpenBundleKeepsNoRegisteredTemporaryFile() throws IOException {
         Path file = write(TestBundle.typical().build());
         Path temp = temp();

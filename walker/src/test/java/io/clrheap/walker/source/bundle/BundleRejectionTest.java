@@ -199,7 +199,7 @@ class BundleRejectionTest {
         TestBundle bundle = TestBundle.typical().patchManifest(s -> s
                 .replace("\"length\": 4096", "\"length\": " + huge)
                 .replace("\"name\": \"" + HEAP_ENTRY + "\", \"size\": 4096", "\"name\": \"" + HEAP_ENTRY + "\", \"size\": " + huge));
-        assertRefused(bundle, "entry " + HEAP_ENTRY + " declares 1099511627776 bytes; the cap is 68719476736 (BundleLimits.maxEntryBytes)");
+        assertRefused(bundle, "entry " + HEAP_ENTRY + " declares 1099511627776 bytes; the cap is 17179869184 (BundleLimits.maxEntryBytes)");
     }
 
     @Test
