@@ -12,17 +12,10 @@ import io.clrheap.walker.heap.SegmentKind;
 import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.runtime.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.ObjectVisitor;
-import io.clrheap.walker.heap.Problem;
 import io.clrheap.walker.heap.ProblemKind;
 import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.walk.WalkRules;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,25 +35,8 @@ class CorruptedRealDumpTest {
         return new TargetOpener(profiles).open(memory, real.core.mappedFiles(), Optional.empty());
     }
 
-    private record Walk(DiscoveredHeap heap, Set<Long> objects, List<Problem> problems) {
-    }
-
-    private static Walk walk(Target target) {
-        DiscoveredHeap heap = new HeapDiscovery(target).discover();
-        Set<Long> objects = new HashSet<>();
-        List<Problem> problems = new ArrayList<>(heap.problems());
-        new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
-            @Override
-            public void object(long address, long mt, long size, Region region) {
-                objects.add(address);
-            }
-
-            @Override
-            public void problem(Problem p) {
-                problems.add(p);
-            }
-        });
-        return new Walk(heap, objects, problems);
+    private static PatchedWalk walk(Target target) {
+        return PatchedWalk.of(target);
     }
 
     private Region region(SegmentKind kind) {
@@ -72,7 +48,7 @@ class CorruptedRealDumpTest {
         Region gen2 = region(SegmentKind.GEN2);
         long next = real.target.layout().offset("heap_segment", "next");
         memory.putLong(gen2.descriptor() + next, gen2.descriptor());
-        Walk w = walk(open());
+        PatchedWalk w = walk(open());
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.SEGMENT_CYCLE && p.address() == gen2.descriptor());
         assertThat(w.objects()).containsAll(real.walked.keySet());
     }
@@ -81,7 +57,7 @@ class CorruptedRealDumpTest {
     void aRegionListLeadingToMissingMemoryIsCutAndReported() throws TargetException {
         Region gen2 = region(SegmentKind.GEN2);
         memory.putLong(gen2.descriptor() + real.target.layout().offset("heap_segment", "next"), 0x0000_1234_0000_0000L);
-        Walk w = walk(open());
+        PatchedWalk w = walk(open());
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.UNREADABLE_STRUCTURE && p.address() == 0x0000_1234_0000_0000L
                 && p.detail().contains("heap_segment cannot be read"));
         assertThat(w.objects()).containsAll(real.walked.keySet());
@@ -98,7 +74,7 @@ class CorruptedRealDumpTest {
     void aRegionWhoseEndIsBelowItsStartIsReportedAndNotWalked() throws TargetException {
         Region loh = region(SegmentKind.LOH);
         memory.putLong(loh.descriptor() + real.target.layout().offset("heap_segment", "allocated"), loh.mem() - 8);
-        Walk w = walk(open());
+        PatchedWalk w = walk(open());
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_REGION_BOUNDS && p.address() == loh.descriptor());
         assertThat(w.objects()).doesNotContain(loh.mem()).contains(region(SegmentKind.GEN2).mem());
     }
@@ -108,7 +84,7 @@ class CorruptedRealDumpTest {
         Target t = open();
         GcDacVars vars = t.views().view(GcDacVars.class, t.memory(), t.globalPointer("g_gcDacGlobals"));
         memory.putInt(vars.gcStructuresInvalidCnt(), 1);
-        Walk w = walk(t);
+        PatchedWalk w = walk(t);
         assertThat(w.heap().gcInProgress()).isTrue();
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.GC_IN_PROGRESS);
     }
@@ -117,7 +93,7 @@ class CorruptedRealDumpTest {
     void anAllocationContextWhosePointerPassesItsLimitIsIgnoredAndReported() throws TargetException {
         var context = real.heap.contexts().stream().filter(c -> c.inUse() && c.owner().startsWith("thread")).findFirst().orElseThrow();
         memory.putLong(context.location(), context.limit() + 0x100);
-        Walk w = walk(open());
+        PatchedWalk w = walk(open());
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_ALLOC_CONTEXT && p.address() == context.location());
     }
 
@@ -127,7 +103,7 @@ class CorruptedRealDumpTest {
         List<Long> inRegion = real.walked.keySet().stream().filter(gen2::contains).sorted(Long::compareUnsigned).toList();
         long victim = inRegion.get(inRegion.size() / 2);
         memory.putLong(victim, 0x0000_6000_0000_0000L);
-        Walk w = walk(open());
+        PatchedWalk w = walk(open());
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_METHOD_TABLE && p.address() == victim
                 && p.detail().contains("the walk resumes at"));
         long lastObject = inRegion.get(inRegion.size() - 1);
@@ -141,7 +117,7 @@ class CorruptedRealDumpTest {
                 ? text.replace("\"alloc_allocated\": [\"0x1458\"", "\"alloc_allocated\": [\"0x1450\"") : text));
         Target target = new TargetOpener(wrong).open(server.core, server.core.mappedFiles(), Optional.empty());
         assertThat(target.layout().offset("gc_heap", "alloc_allocated")).isEqualTo(0x1450);
-        Walk w = walk(target);
+        PatchedWalk w = walk(target);
         assertThat(w.problems()).filteredOn(p -> p.kind() == ProblemKind.OFFSET_MISMATCH)
                 .singleElement().satisfies(p -> assertThat(p.detail()).contains("gc_heap_field_offsets[0] (alloc_allocated) = 5208"));
         assertThat(w.objects()).containsAll(server.walked.keySet());
@@ -152,7 +128,7 @@ class CorruptedRealDumpTest {
         long store = real.target.globalPointer("ThreadStore::s_pThreadStore");
         long first = real.target.memory().readPointer(store + real.target.layout().offset("ThreadStore", "FirstThreadLink"));
         memory.putLong(first, first);
-        Walk w = walk(open());
+        PatchedWalk w = walk(open());
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_THREAD_LIST && p.address() == first
                 && p.detail().contains("does not end"));
     }
@@ -205,7 +181,7 @@ class CorruptedRealDumpTest {
         Target t = new TargetOpener(ProfileLoader.builtIn()).open(patched, net10.core.mappedFiles(), Optional.empty());
         assertThat(t.version()).isEqualTo("10.0.9 or 10.0.11");
         assertThat(t.versionSource()).contains("g_dacTable length");
-        Walk w = walk(t);
+        PatchedWalk w = walk(t);
         assertThat(w.objects()).containsExactlyInAnyOrderElementsOf(net10.walked.keySet());
     }
 
@@ -214,7 +190,7 @@ class CorruptedRealDumpTest {
         Region frozen = real.heap.heaps().get(0).regions().get(0);
         assertThat(frozen.kind()).isEqualTo(SegmentKind.FROZEN);
         memory.putLong(frozen.descriptor() + real.target.layout().offset("heap_segment", "allocated"), frozen.mem() + (1L << 40));
-        Walk w = walk(open());
+        PatchedWalk w = walk(open());
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.BAD_REGION_BOUNDS && p.address() == frozen.descriptor());
         assertThat(w.objects()).doesNotContain(frozen.mem());
     }

@@ -4,24 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.profile.ProfileLoader;
-import io.clrheap.walker.discovery.HeapDiscovery;
-import io.clrheap.walker.heap.DiscoveredHeap;
-import io.clrheap.walker.heap.Problem;
 import io.clrheap.walker.heap.ProblemKind;
 import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.heap.SegmentKind;
 import io.clrheap.walker.heap.SubHeap;
-import io.clrheap.walker.heap.WalkLimits;
-import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetOpener;
-import io.clrheap.walker.walk.HeapWalker;
-import io.clrheap.walker.walk.ObjectVisitor;
-import io.clrheap.walker.walk.WalkRules;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,29 +23,8 @@ class DamagedHeapMetadataTest {
     private final PatchedMemory memory = new PatchedMemory(real.core);
     private final RuntimeLayout layout = real.target.layout();
 
-    private record Walk(DiscoveredHeap heap, Set<Long> objects, List<Problem> problems) {
-        boolean reports(ProblemKind kind, long address) {
-            return problems.stream().anyMatch(p -> p.kind() == kind && p.address() == address);
-        }
-    }
-
-    private Walk walk() throws Exception {
-        Target target = new TargetOpener(ProfileLoader.builtIn()).open(memory, real.core.mappedFiles(), Optional.empty());
-        DiscoveredHeap heap = new HeapDiscovery(target).discover();
-        Set<Long> objects = new HashSet<>();
-        List<Problem> problems = new ArrayList<>(heap.problems());
-        new HeapWalker(memory, WalkRules.of(layout), heap, WalkLimits.DEFAULT).walk(new ObjectVisitor() {
-            @Override
-            public void object(long address, long mt, long size, Region region) {
-                objects.add(address);
-            }
-
-            @Override
-            public void problem(Problem p) {
-                problems.add(p);
-            }
-        });
-        return new Walk(heap, objects, problems);
+    private PatchedWalk walk() throws Exception {
+        return PatchedWalk.of(new TargetOpener(ProfileLoader.builtIn()).open(memory, real.core.mappedFiles(), Optional.empty()));
     }
 
     private SubHeap heap(int index) {
@@ -77,7 +44,7 @@ class DamagedHeapMetadataTest {
 
     @Test
     void theUndamagedDumpWalksCleanly() throws Exception {
-        Walk w = walk();
+        PatchedWalk w = walk();
         assertThat(w.problems()).isEmpty();
         assertThat(w.objects()).hasSize(real.walked.size()).hasSize(9_470);
     }
@@ -86,7 +53,7 @@ class DamagedHeapMetadataTest {
     void aHeapListedTwiceInGHeapsIsReportedAndTheHiddenHeapIsRecoveredFromTheRegionMap() throws Exception {
         long array = gHeapsArray();
         memory.putLong(array + 8, heap(0).gcHeap());
-        Walk w = walk();
+        PatchedWalk w = walk();
         assertThat(w.reports(ProblemKind.DUPLICATE_HEAP, array + 8)).as("%s", w.problems()).isTrue();
         assertThat(w.problems()).anyMatch(p -> p.kind() == ProblemKind.RECOVERED_REGION);
         assertThat(w.heap().heaps()).extracting(SubHeap::gcHeap).containsExactly(heap(0).gcHeap(), heap(1).gcHeap());
@@ -97,7 +64,7 @@ class DamagedHeapMetadataTest {
     void gHeapsPointingAtItselfIsNeverACleanWalk() throws Exception {
         long array = gHeapsArray();
         memory.putLong(array, array).putLong(array + 8, array);
-        Walk w = walk();
+        PatchedWalk w = walk();
         assertThat(w.problems()).isNotEmpty();
         assertThat(w.reports(ProblemKind.DUPLICATE_HEAP, array + 8)).as("%s", w.problems()).isTrue();
     }
@@ -107,7 +74,7 @@ class DamagedHeapMetadataTest {
         SubHeap h = heap(1);
         long field = h.gcHeap() + layout.offset("gc_heap", "ephemeral_heap_segment");
         memory.putLong(field, 0x1234_5678_9abc_def0L);
-        Walk w = walk();
+        PatchedWalk w = walk();
         assertThat(w.reports(ProblemKind.EPHEMERAL_NOT_LISTED, field)).as("%s", w.problems()).isTrue();
         assertThat(w.objects()).containsExactlyInAnyOrderElementsOf(real.walked.keySet());
     }
@@ -118,7 +85,7 @@ class DamagedHeapMetadataTest {
         long start = startSegmentOf(h, 2);
         Region gen2 = h.regions().stream().filter(r -> r.kind() == SegmentKind.GEN2).findFirst().orElseThrow();
         memory.putLong(start, 0);
-        Walk w = walk();
+        PatchedWalk w = walk();
         assertThat(w.reports(ProblemKind.MISSING_GENERATION_START, start)).as("%s", w.problems()).isTrue();
         assertThat(w.reports(ProblemKind.RECOVERED_REGION, gen2.descriptor())).as("%s", w.problems()).isTrue();
         assertThat(w.heap().heaps().get(1).regions()).anyMatch(r -> r.descriptor() == gen2.descriptor() && r.kind() == SegmentKind.GEN2);
@@ -131,7 +98,7 @@ class DamagedHeapMetadataTest {
         for (int gen = 0; gen < 5; gen++) {
             memory.putLong(startSegmentOf(h, gen), 0);
         }
-        Walk w = walk();
+        PatchedWalk w = walk();
         assertThat(w.reports(ProblemKind.HEAP_WITHOUT_REGIONS, h.gcHeap())).as("%s", w.problems()).isTrue();
         assertThat(w.problems().stream().filter(p -> p.kind() == ProblemKind.RECOVERED_REGION)).hasSize(h.regions().size());
         assertThat(w.heap().heaps().get(1).regions()).anyMatch(Region::ephemeral);
@@ -143,7 +110,7 @@ class DamagedHeapMetadataTest {
         Region heap0Gen1 = heap(0).regions().stream().filter(r -> r.kind() == SegmentKind.GEN1).findFirst().orElseThrow();
         Region heap1Gen2 = heap(1).regions().stream().filter(r -> r.kind() == SegmentKind.GEN2).findFirst().orElseThrow();
         memory.putLong(heap0Gen1.descriptor() + layout.offset("heap_segment", "next"), heap1Gen2.descriptor());
-        Walk w = walk();
+        PatchedWalk w = walk();
         assertThat(w.reports(ProblemKind.FOREIGN_REGION, heap1Gen2.descriptor())).as("%s", w.problems()).isTrue();
         assertThat(w.reports(ProblemKind.REGION_LISTED_TWICE, heap1Gen2.descriptor())).as("%s", w.problems()).isTrue();
         assertThat(w.objects()).containsExactlyInAnyOrderElementsOf(real.walked.keySet());
