@@ -16,9 +16,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A client of a .NET runtime's diagnostics IPC (docs/diagnostics-ipc.md; the protocol:
- * https://github.com/dotnet/diagnostics/blob/main/documentation/design-docs/ipc-protocol.md) over
- * its Unix domain socket {@code $TMPDIR/dotnet-diagnostic-PID-KEY-socket}: {@code Dump/GenerateCoreDump},
+ * A client of a .NET runtime's diagnostics IPC (docs/diagnostics-ipc.md sections 1-4, which cite the protocol's own
+ * document for each fact) over its Unix domain socket {@code $TMPDIR/dotnet-diagnostic-PID-KEY-socket}: {@code Dump/GenerateCoreDump},
  * {@code EventPipe/CollectTracing2} and {@code EventPipe/StopTracing}. Every wait has a deadline; a runtime that does
  * not answer in time is a {@link DiagnosticsException} saying what was awaited.
  */

@@ -17,7 +17,7 @@ import java.util.Map;
  * without are decoded; every event's metadata id must be defined by a metadata record of the stream. Stacks and
  * sequence points are skipped. The events come back sorted by timestamp.
  *
- * <p>Format: docs/diagnostics-ipc.md section 7; https://github.com/microsoft/perfview/blob/main/src/TraceEvent/EventPipe/NetTraceFormat_v5.md.
+ * <p>Format: docs/diagnostics-ipc.md section 7 (the nettrace V5 format, each fact with its source).
  * Every size and count read from the stream is checked against {@link NettraceLimits} before anything is allocated
  * for it; a truncated or corrupt stream is a {@link NettraceFormatException} naming the byte offset.
  */
