@@ -3,11 +3,12 @@ package io.clrheap.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.ProblemKind;
 import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.report.ProblemCollector;
-import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.walk.HeapWalker;
 import java.io.PrintWriter;
 
@@ -17,15 +18,15 @@ final class VerifyReport {
     private VerifyReport() {
     }
 
-    static int run(PrintWriter out, boolean json, Target target, HeapWalker walker, DiscoveredHeap heap, int parallel) throws InterruptedException {
+    static int run(PrintWriter out, boolean json, HandleTableWalker handles, HeapWalker walker, DiscoveredHeap heap, int parallel)
+            throws InterruptedException {
         ProblemCollector all = new ProblemCollector();
         heap.problems().forEach(all::problem);
         // the handle tables too: a handle is a root, and a chain of their segments can loop like a region list
-        HandleTableWalker handles = new HandleTableWalker(target, heap.heaps().size());
         try {
             handles.handles();
-        } catch (io.clrheap.memory.MissingMemoryException e) {
-            all.problem(new Problem(io.clrheap.walker.heap.ProblemKind.UNREADABLE_STRUCTURE, e.address(), "handle tables",
+        } catch (MissingMemoryException e) {
+            all.problem(new Problem(ProblemKind.UNREADABLE_STRUCTURE, e.address(), "handle tables",
                     "the handle table map cannot be read: " + e.getMessage()));
         }
         handles.problems().forEach(all::problem);

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.EeHeapReport;
-import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.live.LiveProcess;
 import io.clrheap.walker.source.live.LiveProcessException;
@@ -203,7 +202,7 @@ final class WalkCommand implements Callable<Integer> {
         releasable = !(target.memory() instanceof LiveProcess);
         try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
             this.progress = progress;
-            return report(out, err, target, heap, walker, typeNames);
+            return report(out, err, session, walker, typeNames);
         } finally {
             this.progress = Progress.NONE;
         }
@@ -286,33 +285,32 @@ final class WalkCommand implements Callable<Integer> {
         return walk(out, err, session, session.typeNames());
     }
 
-    private int report(PrintWriter out, PrintWriter err, Target target, DiscoveredHeap heap, HeapWalker walker, TypeNames typeNames)
+    private int report(PrintWriter out, PrintWriter err, DumpSession session, HeapWalker walker, TypeNames typeNames)
             throws IOException, InterruptedException {
-        {
-            if (report.objects) {
-                return objects(out, walker, heap, typeNames);
-            }
-            if (report.eeheap) {
-                EeHeapReport r = new EeHeapReport(target, heap);
-                if (json) {
-                    ObjectNode root = r.toJson();
-                    ArrayNode problems = root.putArray("problems");
-                    heap.problems().forEach(p -> problems.add(p.describe()));
-                    printJson(out, root);
-                } else {
-                    r.print(out);
-                    heap.problems().forEach(p -> out.println("problem: " + p.describe()));
-                }
-                return 0;
-            }
-            if (report.handles) {
-                return HandleReport.print(out, json, new HandleTableWalker(target, heap.heaps().size()));
-            }
-            if (report.verify) {
-                return VerifyReport.run(out, json, target, walker, heap, parallel);
-            }
-            return stat(out, err, walker, heap, typeNames);
+        DiscoveredHeap heap = session.heap();
+        if (report.objects) {
+            return objects(out, walker, heap, typeNames);
         }
+        if (report.eeheap) {
+            EeHeapReport r = new EeHeapReport(session.target(), heap);
+            if (json) {
+                ObjectNode root = r.toJson();
+                ArrayNode problems = root.putArray("problems");
+                heap.problems().forEach(p -> problems.add(p.describe()));
+                printJson(out, root);
+            } else {
+                r.print(out);
+                heap.problems().forEach(p -> out.println("problem: " + p.describe()));
+            }
+            return 0;
+        }
+        if (report.handles) {
+            return HandleReport.print(out, json, session.handleTables());
+        }
+        if (report.verify) {
+            return VerifyReport.run(out, json, session.handleTables(), walker, heap, parallel);
+        }
+        return stat(out, err, walker, heap, typeNames);
     }
 
     private void note(PrintWriter err, String note) {

@@ -1,6 +1,7 @@
 package io.clrheap.walker.discovery;
 
 import io.clrheap.layout.DacTable;
+import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
@@ -58,6 +59,11 @@ final class Chase {
 
     FieldSpec field(String type, String field) {
         return FieldSpec.profile(type, layout.field(type, field));
+    }
+
+    /** {@code heap_segment.heap}, the region's owning gc_heap: server GC builds only (null elsewhere). */
+    FieldSpec regionOwner() {
+        return layout.gc() == GcFlavor.SERVER && layout.type("heap_segment").findField("heap").isPresent() ? field("heap_segment", "heap") : null;
     }
 
     /**

@@ -4,12 +4,15 @@ import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.heap.AllocContextInfo;
 import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.FieldRead;
 import io.clrheap.walker.heap.ProblemKind;
 import io.clrheap.walker.heap.SubHeap;
 import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.runtime.Target;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The dump path of discovery (docs/reference/discovery.md sections 5-8): {@code g_gcDacGlobals} → GcDacVars → heaps (server:
@@ -77,7 +80,7 @@ public final class HeapDiscovery {
         AllocContextReader contexts = new AllocContextReader(chase);
         List<SubHeap> heaps = new ArrayList<>();
         List<AllocContextInfo> found = new ArrayList<>();
-        java.util.Map<Long, Integer> gcHeaps = new java.util.HashMap<>();
+        Map<Long, Integer> gcHeaps = new HashMap<>();
         for (int i = 0; i < count; i++) {
             HeapRoots r = roots.read(i);
             if (r == null) {
@@ -87,7 +90,7 @@ public final class HeapDiscovery {
             if (first != null) {
                 chase.problem(ProblemKind.DUPLICATE_HEAP, roots.entryAddress(i), "heap " + i, String.format(
                         "g_heaps[%d] is gc_heap 0x%x, as g_heaps[%d] is: it is walked once; heap %d's regions are looked for in the region map",
-                        i, r.gcHeap(), first, i), new io.clrheap.walker.heap.FieldRead("gc_heap*[] g_heaps", "[" + i + "]", roots.entryAddress(i), 0,
+                        i, r.gcHeap(), first, i), new FieldRead("gc_heap*[] g_heaps", "[" + i + "]", roots.entryAddress(i), 0,
                         "GcDacVars.g_heaps"));
                 continue;
             }

@@ -58,8 +58,7 @@ final class RegionChains {
         this.flags = chase.field("heap_segment", "flags");
         this.next = chase.field("heap_segment", "next");
         this.readonly = chase.layout.constant("heap_segment.flags.readonly");
-        this.owner = chase.layout.gc() == io.clrheap.layout.GcFlavor.SERVER && chase.layout.type("heap_segment").findField("heap").isPresent()
-                ? chase.field("heap_segment", "heap") : null;
+        this.owner = chase.regionOwner();
         this.regionsMode = chase.layout.constants().containsKey("region.basic_size");
         this.budget = chase.limits.maxRegions();
     }

@@ -1,6 +1,5 @@
 package io.clrheap.walker.discovery;
 
-import io.clrheap.layout.GcFlavor;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.heap.ProblemKind;
 import io.clrheap.walker.heap.Region;
@@ -44,6 +43,9 @@ final class RegionMapRecovery {
     private final FieldSpec flags;
     private final FieldSpec owner;
     private final FieldSpec genNum;
+    private final long readonly;
+    private final long loh;
+    private final long poh;
 
     RegionMapRecovery(Chase chase, HeapRootsReader roots, int heapCount) {
         this.chase = chase;
@@ -55,9 +57,11 @@ final class RegionMapRecovery {
         this.committed = chase.field("heap_segment", "committed");
         this.reserved = chase.field("heap_segment", "reserved");
         this.flags = chase.field("heap_segment", "flags");
-        this.owner = chase.layout.gc() == GcFlavor.SERVER && chase.layout.type("heap_segment").findField("heap").isPresent()
-                ? chase.field("heap_segment", "heap") : null;
+        this.owner = chase.regionOwner();
         this.genNum = chase.layout.type("heap_segment").findField("gen_num").isPresent() ? chase.field("heap_segment", "gen_num") : null;
+        this.readonly = chase.layout.constant("heap_segment.flags.readonly");
+        this.loh = chase.layout.constant("heap_segment.flags.loh");
+        this.poh = chase.layout.constant("heap_segment.flags.poh");
     }
 
     /** {@code heaps} with the regions the region map adds; {@code listed}: the descriptors the lists gave. */
@@ -133,7 +137,7 @@ final class RegionMapRecovery {
             long bits = chase.read(flags, descriptor);
             boolean ordered = Long.compareUnsigned(first, end) <= 0 && Long.compareUnsigned(end, commit) <= 0
                     && Long.compareUnsigned(commit, reserve) <= 0 && Long.compareUnsigned(reserve, start) > 0 && ((reserve - start) & (unit - 1)) == 0;
-            if (!ordered || (bits & chase.layout.constant("heap_segment.flags.readonly")) != 0) {
+            if (!ordered || (bits & readonly) != 0) {
                 return null;
             }
             long heap = owner == null ? 0 : chase.read(owner, descriptor);
@@ -145,10 +149,10 @@ final class RegionMapRecovery {
     }
 
     private SegmentKind kind(long descriptor, long bits) {
-        if ((bits & chase.layout.constant("heap_segment.flags.loh")) != 0) {
+        if ((bits & loh) != 0) {
             return SegmentKind.LOH;
         }
-        if ((bits & chase.layout.constant("heap_segment.flags.poh")) != 0) {
+        if ((bits & poh) != 0) {
             return SegmentKind.POH;
         }
         long gen = genNum == null ? 2 : chase.read(genNum, descriptor);
