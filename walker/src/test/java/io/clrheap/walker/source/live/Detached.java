@@ -22,7 +22,32 @@ record Detached(long pid, Path output) implements AutoCloseable {
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException("cannot start " + List.of(command) + ": " + line);
         }
-        return new Detached(Long.parseLong(line), out);
+        Detached started = new Detached(Long.parseLong(line), out);
+        started.awaitExec(Path.of(command[0]).getFileName().toString(), 30);
+        return started;
+    }
+
+    /**
+     * Waits until the background shell has exec'd the command: until then the pid names a copy of {@code sh}, whose
+     * mappings vanish under a reader when the exec replaces them (a flaky "not mapped" on a busy machine).
+     */
+    private void awaitExec(String name, int seconds) throws IOException, InterruptedException {
+        String comm = name.length() > 15 ? name.substring(0, 15) : name; // /proc/PID/comm keeps 15 characters: proc(5)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        String seen = "";
+        while (System.nanoTime() < deadline) {
+            try {
+                seen = ProcFiles.firstLine(Path.of("/proc/" + pid + "/comm")).strip();
+            } catch (IOException gone) {
+                throw new IOException("process " + pid + " (" + name + ") exited before the test could read it: "
+                        + Files.readString(output), gone);
+            }
+            if (seen.equals(comm)) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new IOException("process " + pid + " is still " + seen + ", not " + name + ", after " + seconds + " s");
     }
 
     /** The first line the process printed, waited for up to {@code seconds}. */
