@@ -7,7 +7,10 @@ with the name composed here (in the EventPipe/GCBulkType spelling live-objects.t
 import struct, sys, collections
 
 # Module -> loaded image base (PEImageLayout base cached in Module::m_baseAddress)
-MODULE_BASE = {'net8': 0x118, 'net9': 0x120, 'net10': 0xe0}
+MODULE_BASE_CACHED = {'net9': 0x120, 'net10': 0xe0}          # not in 8.0
+TOKEN_SHIFT = {'net8': 16, 'net9': 8, 'net10': 8}  # 8.0: WORD m_wToken; 9+: 24-bit RID above 8 flag bits
+MODULE_PEASSEMBLY = {'net8': 0x110, 'net9': 0x118, 'net10': 0xd8}
+PEIMAGE_LAYOUTS = {'net8': (0x78, 0x70), 'net9': (0x78, 0x70), 'net10': (0x80, 0x78)}  # (loaded, flat)
 MT_FLAGS, MT_BASESIZE, MT_FLAGS2, MT_PARENT, MT_MODULE, MT_CANON, MT_PERINST = 0, 4, 8, 0x10, 0x18, 0x28, 0x30
 
 class Core:
@@ -131,9 +134,22 @@ class Namer:
         self.core, self.ver, self.md = core, ver, {}
     def module_md(self, module):
         if module not in self.md:
-            base = self.core.u64(module + MODULE_BASE[self.ver]); md, kind, cli = pe_metadata(self.core, base)
+            md = None
+            for base in self.image_bases(module):
+                try: md, kind, cli = pe_metadata(self.core, base); break
+                except KeyError as e: err = e
+            if md is None: raise err
             self.md[module] = (Metadata(self.core.read, md), base, kind)
         return self.md[module][0]
+    def image_bases(self, module):
+        """Module::m_baseAddress (9, 10), then PEAssembly(+8)->PEImage loaded/flat PEImageLayout (+8 = base)."""
+        c = self.core; out = []
+        if self.ver in MODULE_BASE_CACHED: out.append(c.u64(module + MODULE_BASE_CACHED[self.ver]))
+        img = c.u64(c.u64(module + MODULE_PEASSEMBLY[self.ver]) + 8)
+        for o in PEIMAGE_LAYOUTS[self.ver]:
+            lay = c.u64(img + o)
+            if lay: out.append(c.u64(lay + 8))
+        return out
     def canon(self, mt):
         c = self.core.u64(mt + MT_CANON)
         return c - 1 if c & 1 else mt
@@ -153,7 +169,7 @@ class Namer:
             if flags & 0x20000: return self.name(elem, top) + '[]'
             rank = (c.u32(th + MT_BASESIZE) - 24) // 8
             return self.name(elem, top) + '[' + ',' * (rank - 1) + ']'
-        tok_rid = c.u32(th + MT_FLAGS2) >> 8
+        tok_rid = c.u32(th + MT_FLAGS2) >> TOKEN_SHIFT[self.ver]
         md = self.module_md(c.u64(th + MT_MODULE)); full, short = md.typedef_name(tok_rid, '+')
         # EventPipe's GCBulkType spelling: nested types as the bare inner name
         ep = short if ('+' in full and top) else full
