@@ -197,5 +197,36 @@ def main():
     for m, (md, base, kind) in n.md.items():
         print('  module %#x image base %#x layout %s md version %s rows TypeDef=%d' % (m, base, kind, md.version, md.rows.get(2, 0)))
 
-if __name__ == '__main__':
+
+def report_modules(core_path, ver, live):
+    """For every Module reached from live-objects MTs: each candidate image base and whether its CLI header /
+    metadata root are present in the dump."""
+    c = Core(core_path); n = Namer(c, ver); mods = set()
+    for line in open(live):
+        if line.startswith('#'): continue
+        mt = int(line.split()[2], 16)
+        try: mods.add(c.u64(mt + MT_MODULE))
+        except KeyError: pass
+    for m in sorted(mods):
+        try:
+            img = c.u64(c.u64(m + MODULE_PEASSEMBLY[ver]) + 8)
+            path = c.read(c.u64(img + 0x10), 400).decode('utf-16le', 'replace').split('\0')[0]
+        except KeyError as e: img, path = 0, '? %s' % e
+        cands = []
+        if ver in MODULE_BASE_CACHED: cands.append(('Module.Base', c.u64(m + MODULE_BASE_CACHED[ver])))
+        for o, nm in zip(PEIMAGE_LAYOUTS[ver], ('loaded', 'flat')):
+            lay = c.u64(img + o) if img else 0
+            cands.append((nm, c.u64(lay + 8) if lay else 0))
+        out = []
+        for nm, b in cands:
+            if not b: out.append('%s=null' % nm); continue
+            try: md, kind, cli = pe_metadata(c, b); out.append('%s=%#x OK(%s)' % (nm, b, kind))
+            except KeyError as e: out.append('%s=%#x MISSING(%s)' % (nm, b, e))
+            except AssertionError as e: out.append('%s=%#x NO-MZ' % (nm, b))
+        print('  module %#x %s\n      %s' % (m, path.rsplit('/', 1)[-1], '; '.join(out)))
+
+if __name__ == '__main__' and len(sys.argv) > 4 and sys.argv[4] == '--modules':
+    report_modules(sys.argv[1], sys.argv[2], sys.argv[3])
+
+if __name__ == '__main__' and not (len(sys.argv) > 4 and sys.argv[4] == '--modules'):
     main()
