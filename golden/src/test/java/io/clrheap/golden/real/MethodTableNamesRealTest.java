@@ -2,6 +2,7 @@ package io.clrheap.golden.real;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clrheap.walker.metadata.EcmaMetadata;
 import io.clrheap.walker.metadata.ImageLayoutKind;
 import io.clrheap.walker.metadata.MethodTableNames;
 import io.clrheap.walker.metadata.ModuleMetadata;
@@ -64,6 +65,36 @@ class MethodTableNamesRealTest {
                     assertThat(m.address()).isNotZero();
                     assertThat(m.problem()).contains("not in");
                 });
+    }
+
+    @Test
+    void corruptMetadataIsReportedWithItsAddressNotThrown() {
+        RealDump real = RealDump.of("net10-small");
+        long string = distinctMethodTables(real).entrySet().stream().filter(e -> e.getValue().equals("System.String"))
+                .findFirst().orElseThrow().getKey();
+        MethodTableNames clean = new MethodTableNames(real.target.memory(), real.target.layout());
+        long module = real.target.memory().readPointer(string + real.target.layout().offset("MethodTable", "Module"));
+        long root = clean.module(module).location().root();
+        EcmaMetadata md = EcmaMetadata.read(real.target.memory(), root);
+        int rid = (int) (real.target.memory().readU32(string + 8) >>> 8);
+
+        // a version length beyond what the root allows: the module has no metadata, named at the length's address
+        MethodTableNames badRoot = new MethodTableNames(new PatchedMemory(real.target.memory()).putInt(root + 12, 0x100000), real.target.layout());
+        TypeNameLookup got = badRoot.lookup(string);
+        assertThat(got).isInstanceOf(TypeNameLookup.Unnamed.class);
+        assertThat(badRoot.module(module).address()).isEqualTo(root + 12);
+        assertThat(badRoot.module(module).problem()).contains("version length");
+
+        // a TypeDef name index beyond the #Strings heap (CoreLib's heap is large: 4-byte indexes)
+        assertThat(md.rowSize(EcmaMetadata.TYPE_DEF)).isGreaterThanOrEqualTo(4 + 4 + 4 + 2 + 2 + 2);
+        long nameCell = md.tableStart(EcmaMetadata.TYPE_DEF) + (long) (rid - 1) * md.rowSize(EcmaMetadata.TYPE_DEF) + 4;
+        MethodTableNames badString = new MethodTableNames(new PatchedMemory(real.target.memory()).putInt(nameCell, 0x7fffffff), real.target.layout());
+        TypeNameLookup bad = badString.lookup(string);
+        assertThat(bad).isInstanceOf(TypeNameLookup.Unnamed.class);
+        assertThat(((TypeNameLookup.Unnamed) bad).reason()).contains("corrupt metadata", "#Strings index");
+        assertThat(((TypeNameLookup.Unnamed) bad).address()).isNotZero();
+
+        assertThat(clean.lookup(string).nameOrNull()).isEqualTo("System.String");
     }
 
     private static Map<Long, String> distinctMethodTables(RealDump real) {
