@@ -131,16 +131,16 @@ def pe_metadata(core, base):
 
 class Namer:
     def __init__(self, core, ver):
-        self.core, self.ver, self.md = core, ver, {}
+        self.core, self.ver, self.mdcache = core, ver, {}
     def module_md(self, module):
-        if module not in self.md:
+        if module not in self.mdcache:
             md = None
             for base in self.image_bases(module):
                 try: md, kind, cli = pe_metadata(self.core, base); break
                 except KeyError as e: err = e
             if md is None: raise err
-            self.md[module] = (Metadata(self.core.read, md), base, kind)
-        return self.md[module][0]
+            self.mdcache[module] = (Metadata(self.core.read, md), base, kind)
+        return self.mdcache[module][0]
     def image_bases(self, module):
         """Module::m_baseAddress (9, 10), then PEAssembly(+8)->PEImage loaded/flat PEImageLayout (+8 = base)."""
         c = self.core; out = []
@@ -194,7 +194,7 @@ def main():
         elif got.startswith('ERROR'): err += 1; print('ERR  %#x %s -> %s' % (mt, want, got))
         else: bad += 1; print('DIFF %#x want %s got %s' % (mt, want, got))
     print('%s: %d distinct MTs, %d match, %d differ, %d errors' % (sys.argv[1], len(mts), ok, bad, err))
-    for m, (md, base, kind) in n.md.items():
+    for m, (md, base, kind) in n.mdcache.items():
         print('  module %#x image base %#x layout %s md version %s rows TypeDef=%d' % (m, base, kind, md.version, md.rows.get(2, 0)))
 
 

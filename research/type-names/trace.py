@@ -13,8 +13,8 @@ for a in sys.argv[3:]:
         print('   array: %s, element TH %#x' % ('SZ' if fl & 0x20000 else 'MD rank %d' % ((bs - 24) // 8), pii))
     else:
         rid = f2 >> TOKEN_SHIFT[ver]; md = n.module_md(mod); row = md.row(2, rid)
-        b = n.md[mod][1]
-        print('   TypeDef token %#x: flags %#x name "%s" ns "%s" (image base %#x, %s); enclosing rid %s' % (0x02000000 | rid, row[0], md.string(row[1]), md.string(row[2]), b, n.md[mod][2], md.enclosing(rid) if row[0] & 7 >= 2 else '-'))
+        b = n.mdcache[mod][1]
+        print('   TypeDef token %#x: flags %#x name "%s" ns "%s" (image base %#x, %s); enclosing rid %s' % (0x02000000 | rid, row[0], md.string(row[1]), md.string(row[2]), b, n.mdcache[mod][2], md.enclosing(rid) if row[0] & 7 >= 2 else '-'))
         if not (fl & 0x80000000) and fl & 0x30:
             nd, na = c.u16(pii - 4), c.u16(pii - 2); inst = c.u64(pii + (nd - 1) * 8)
             print('   generic: GenericsDictInfo@PerInstInfo-8 NumDicts %d NumTypeArgs %d; dict %#x args %s' % (nd, na, inst, [hex(c.u64(inst + 8 * i)) for i in range(na)]))

@@ -33,7 +33,7 @@ public final class MethodTableNames {
     static final int MAX_RANK = 32;
     /** BaseSize of an MD array = this + 8 per dimension (docs/reference/type-names.md, Int32[,] BaseSize 40). */
     static final int MD_ARRAY_BASE = 24;
-    /** A TypeHandle with this bit set is a TypeDesc, not a MethodTable (RuntimeTypeSystem.md). */
+    /** A TypeHandle with this bit set is a TypeDesc, not a MethodTable (https://github.com/dotnet/runtime/blob/main/docs/design/datacontracts/RuntimeTypeSystem.md). */
     static final long TYPE_DESC_BIT = 2;
     static final int ELEMENT_TYPE_PTR = 0x0f;
     static final int ELEMENT_TYPE_BYREF = 0x10;
