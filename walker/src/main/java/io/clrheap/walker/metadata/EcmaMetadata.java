@@ -1,0 +1,250 @@
+package io.clrheap.walker.metadata;
+
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MissingMemoryException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An ECMA-335 metadata root in process memory (partition II, chapter 24): the {@code #~} (or {@code #-}) table
+ * stream with every table's row count and row size, and the {@code #Strings} heap. Reads rows on demand; nothing
+ * but the headers is read up front. Every count read from the dump is checked before it sizes anything.
+ */
+public final class EcmaMetadata {
+
+    public static final int TYPE_DEF = 0x02;
+    public static final int TYPE_REF = 0x01;
+    public static final int NESTED_CLASS = 0x29;
+
+    /** A RID is 24 bits (a token's low three bytes). */
+    static final int MAX_ROWS = 0xffffff;
+    /** The root's version string: at most 255 bytes (II.24.2.1). */
+    static final int MAX_VERSION_LENGTH = 256;
+    /** The streams a root may declare; a real image has five or six. */
+    static final int MAX_STREAMS = 16;
+    /** The longest identifier read from #Strings; a longer one is reported as corrupt. */
+    static final int MAX_STRING = 4096;
+    /** Tables 0x00..0x2C are defined by ECMA-335; rows of later tables are counted but never read. */
+    static final int KNOWN_TABLES = 0x2d;
+
+    private final Memory memory;
+    private final long root;
+    private final String version;
+    private final long stringsBase;
+    private final long stringsSize;
+    private final int[] rows = new int[64];
+    private final int[][] columns = new int[KNOWN_TABLES][];
+    private final int[] rowSize = new int[KNOWN_TABLES];
+    private final long[] tableStart = new long[KNOWN_TABLES];
+
+    private EcmaMetadata(Memory memory, long root) {
+        this.memory = memory;
+        this.root = root;
+        if (memory.readInt(root) != 0x424a5342) {
+            throw new MetadataFormatException(root, "no BSJB metadata signature");
+        }
+        long versionLength = memory.readU32(root + 12);
+        if (versionLength > MAX_VERSION_LENGTH) {
+            throw new MetadataFormatException(root + 12, "version length " + versionLength + " (at most " + MAX_VERSION_LENGTH + ")");
+        }
+        this.version = cString(memory.readBytes(root + 16, (int) versionLength));
+        long p = root + 16 + versionLength + 2;
+        int streams = memory.readU16(p);
+        if (streams > MAX_STREAMS) {
+            throw new MetadataFormatException(p, streams + " streams (at most " + MAX_STREAMS + ")");
+        }
+        p += 2;
+        long tables = 0;
+        long strings = 0;
+        long stringsLength = 0;
+        for (int i = 0; i < streams; i++) {
+            long offset = memory.readU32(p);
+            long size = memory.readU32(p + 4);
+            long nameAt = p + 8;
+            byte[] name = memory.readBytes(nameAt, 32); // names are at most 32 bytes, NUL-padded to 4
+            int length = 0;
+            while (length < 32 && name[length] != 0) {
+                length++;
+            }
+            if (length == 32) {
+                throw new MetadataFormatException(nameAt, "unterminated stream name");
+            }
+            String n = new String(name, 0, length, StandardCharsets.US_ASCII);
+            p = nameAt + ((length + 4) & ~3L);
+            if (n.equals("#~") || n.equals("#-")) {
+                tables = root + offset;
+            } else if (n.equals("#Strings")) {
+                strings = root + offset;
+                stringsLength = size;
+            }
+        }
+        if (tables == 0) {
+            throw new MetadataFormatException(root, "no #~ table stream");
+        }
+        if (strings == 0) {
+            throw new MetadataFormatException(root, "no #Strings heap");
+        }
+        this.stringsBase = strings;
+        this.stringsSize = stringsLength;
+        int heapSizes = memory.readU8(tables + 6);
+        long valid = memory.readLong(tables + 8);
+        long at = tables + 24;
+        for (int i = 0; i < 64; i++) {
+            if ((valid >>> i & 1) != 0) {
+                long count = memory.readU32(at);
+                if (count > MAX_ROWS) {
+                    throw new MetadataFormatException(at, String.format("table 0x%02x has %d rows (at most %d)", i, count, MAX_ROWS));
+                }
+                rows[i] = (int) count;
+                at += 4;
+            }
+        }
+        if ((heapSizes & 0x20) != 0) {
+            at += 4; // extra data
+        }
+        int stringWidth = (heapSizes & 1) != 0 ? 4 : 2;
+        int guidWidth = (heapSizes & 2) != 0 ? 4 : 2;
+        int blobWidth = (heapSizes & 4) != 0 ? 4 : 2;
+        for (int t = 0; t < KNOWN_TABLES; t++) {
+            String[] spec = TableSchema.COLUMNS[t].split(" ");
+            int[] widths = new int[spec.length];
+            int total = 0;
+            for (int c = 0; c < spec.length; c++) {
+                widths[c] = switch (spec[c]) {
+                    case "2" -> 2;
+                    case "4" -> 4;
+                    case "S" -> stringWidth;
+                    case "G" -> guidWidth;
+                    case "B" -> blobWidth;
+                    default -> spec[c].startsWith("t:")
+                            ? (rows[Integer.parseInt(spec[c].substring(2), 16)] > 0xffff ? 4 : 2)
+                            : TableSchema.codedWidth(spec[c].substring(2), rows);
+                };
+                total += widths[c];
+            }
+            columns[t] = widths;
+            rowSize[t] = total;
+            tableStart[t] = at;
+            at += (long) total * rows[t];
+        }
+    }
+
+    /**
+     * Reads the metadata root at {@code root}.
+     *
+     * @throws MissingMemoryException  when its headers are not in the dump
+     * @throws MetadataFormatException when they are corrupt
+     */
+    public static EcmaMetadata read(Memory memory, long root) {
+        return new EcmaMetadata(memory, root);
+    }
+
+    public long root() {
+        return root;
+    }
+
+    /** The runtime version the image was built against, e.g. {@code v4.0.30319}. */
+    public String version() {
+        return version;
+    }
+
+    public int rowCount(int table) {
+        return rows[table];
+    }
+
+    public int rowSize(int table) {
+        return rowSize[table];
+    }
+
+    public long tableStart(int table) {
+        return tableStart[table];
+    }
+
+    /** Column {@code column} of row {@code rid} (1-based) of {@code table}. */
+    public long cell(int table, int rid, int column) {
+        if (rid < 1 || rid > rows[table]) {
+            throw new MetadataFormatException(tableStart[table], String.format("row %d of table 0x%02x: it has %d rows", rid, table, rows[table]));
+        }
+        long at = tableStart[table] + (long) (rid - 1) * rowSize[table];
+        int[] widths = columns[table];
+        for (int c = 0; c < column; c++) {
+            at += widths[c];
+        }
+        return widths[column] == 2 ? memory.readU16(at) : memory.readU32(at);
+    }
+
+    /** The UTF-8 identifier at {@code index} of the #Strings heap. */
+    public String string(long index) {
+        if (index >= stringsSize) {
+            throw new MetadataFormatException(stringsBase, "#Strings index " + index + " beyond the heap's " + stringsSize + " bytes");
+        }
+        long at = stringsBase + index;
+        int chunk = 64;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        while (out.size() < MAX_STRING) {
+            int n = (int) Math.min(chunk, stringsSize - index - out.size());
+            if (n <= 0) {
+                break;
+            }
+            byte[] b = memory.readBytes(at + out.size(), n);
+            for (int i = 0; i < n; i++) {
+                if (b[i] == 0) {
+                    out.write(b, 0, i);
+                    return out.toString(StandardCharsets.UTF_8);
+                }
+            }
+            out.write(b, 0, n);
+        }
+        throw new MetadataFormatException(at, "unterminated #Strings entry");
+    }
+
+    /** TypeDef row {@code rid}: flags, name, namespace and (when nested) its enclosing row. */
+    public TypeDefName typeDef(int rid) {
+        int flags = (int) cell(TYPE_DEF, rid, 0);
+        String name = string(cell(TYPE_DEF, rid, 1));
+        String namespace = string(cell(TYPE_DEF, rid, 2));
+        int enclosing = TypeDefName.nestedVisibility(flags) ? enclosingClass(rid) : 0;
+        if (TypeDefName.nestedVisibility(flags) && enclosing == 0) {
+            throw new MetadataFormatException(tableStart[NESTED_CLASS], "TypeDef row " + rid + " is nested but no NestedClass row names it");
+        }
+        return new TypeDefName(rid, flags, namespace, name, enclosing);
+    }
+
+    /** TypeRef row {@code rid}: namespace and name (its ResolutionScope is not followed). */
+    public TypeDefName typeRef(int rid) {
+        return new TypeDefName(rid, 0, string(cell(TYPE_REF, rid, 2)), string(cell(TYPE_REF, rid, 1)), 0);
+    }
+
+    /**
+     * The enclosing TypeDef row of {@code rid} from the NestedClass table, 0 when none: a binary search (the table is
+     * sorted by its NestedClass column, II.22), then a linear scan in case it is not.
+     */
+    public int enclosingClass(int rid) {
+        int lo = 1;
+        int hi = rows[NESTED_CLASS];
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long nested = cell(NESTED_CLASS, mid, 0);
+            if (nested == rid) {
+                return (int) cell(NESTED_CLASS, mid, 1);
+            } else if (nested < rid) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        for (int r = 1; r <= rows[NESTED_CLASS]; r++) {
+            if (cell(NESTED_CLASS, r, 0) == rid) {
+                return (int) cell(NESTED_CLASS, r, 1);
+            }
+        }
+        return 0;
+    }
+
+    private static String cString(byte[] bytes) {
+        int n = 0;
+        while (n < bytes.length && bytes[n] != 0) {
+            n++;
+        }
+        return new String(bytes, 0, n, StandardCharsets.UTF_8);
+    }
+}

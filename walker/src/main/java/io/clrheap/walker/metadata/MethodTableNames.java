@@ -1,0 +1,299 @@
+package io.clrheap.walker.metadata;
+
+import io.clrheap.layout.FieldLayout;
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MissingMemoryException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Names MethodTables from the ECMA-335 metadata of their modules, without the DAC (docs/reference/type-names.md):
+ * MethodTable → Module → image base → metadata → TypeDef (RID from MTFlags2), composed in the spelling of the
+ * runtime's GCBulkType events (the names of live-objects.txt): {@code Namespace.Name}, generic instantiations
+ * {@code Name`N[Arg,Arg]} with full argument names, nested types {@code Outer+Inner} inside type arguments but
+ * bare at top level, arrays {@code T[]} and {@code T[,]}. Offsets come from the layout profile.
+ *
+ * <p>Never throws for what is in the dump: missing memory or corrupt metadata makes a {@link TypeNameLookup.Unnamed}
+ * naming the address. Caches per MethodTable and per Module, both bounded.
+ */
+public final class MethodTableNames {
+
+    /** The most MethodTables (and Modules) whose answers are cached; beyond, answers are recomputed. */
+    static final int MAX_CACHED = 1 << 20;
+    /** Deepest composition (type arguments of type arguments, nesting, array element chains) followed. */
+    static final int MAX_DEPTH = 64;
+    /** The most type arguments read of one instantiation (NumTypeArgs is a u16). */
+    static final int MAX_TYPE_ARGS = 1024;
+    /** MAX_RANK of the runtime (docs/reference/type-names.md: rank = (BaseSize - 24) / 8 for MD arrays). */
+    static final int MAX_RANK = 32;
+    /** BaseSize of an MD array = this + 8 per dimension (docs/reference/type-names.md, Int32[,] BaseSize 40). */
+    static final int MD_ARRAY_BASE = 24;
+    /** A TypeHandle with this bit set is a TypeDesc, not a MethodTable (https://github.com/dotnet/runtime/blob/main/docs/design/datacontracts/RuntimeTypeSystem.md). */
+    static final long TYPE_DESC_BIT = 2;
+    static final int ELEMENT_TYPE_PTR = 0x0f;
+    static final int ELEMENT_TYPE_BYREF = 0x10;
+    /** ParamTypeDesc.TypeArg (the 9.0.1 and 10.0.9 descriptors; docs/reference/type-names.md). */
+    static final long PARAM_TYPE_DESC_ARG = 0x10;
+
+    private final Memory memory;
+    private final long mtFlags;
+    private final long mtBaseSize;
+    private final long mtFlags2;
+    private final long mtModule;
+    private final long mtPerInstInfo;
+    private final long moduleBase;       // -1 when the profile has no Module.Base (8.0)
+    private final long modulePeAssembly;
+    private final long peAssemblyPeImage;
+    private final long peImageLoaded;
+    private final long peImageFlat;
+    private final long layoutBase;
+    private final int tokenShift;
+    private final long numDictsOffset;
+    private final long numTypeArgsOffset;
+    private final long hasComponentSize;
+    private final long arrayMask;
+    private final long arrayCategory;
+    private final long szArray;
+    private final long genericsMask;
+
+    private final Map<Long, Resolved> byMethodTable = new HashMap<>();
+    private final Map<Long, ModuleEntry> byModule = new LinkedHashMap<>();
+
+    /** A name in both spellings: {@code full} (as a type argument) and {@code display} (top level). */
+    private record Resolved(String full, String display) {
+    }
+
+    private record ModuleEntry(ModuleMetadata status, EcmaMetadata metadata) {
+    }
+
+    /** A failure with the address it happened at, carried up to {@link #lookup}. */
+    private static final class Failure extends RuntimeException {
+        final long address;
+
+        Failure(long address, String message) {
+            super(message, null, false, false);
+            this.address = address;
+        }
+    }
+
+    public MethodTableNames(Memory memory, RuntimeLayout layout) {
+        this.memory = memory;
+        this.mtFlags = layout.offset("MethodTable", "MTFlags");
+        this.mtBaseSize = layout.offset("MethodTable", "BaseSize");
+        this.mtFlags2 = layout.offset("MethodTable", "MTFlags2");
+        this.mtModule = layout.offset("MethodTable", "Module");
+        this.mtPerInstInfo = layout.offset("MethodTable", "PerInstInfo");
+        this.moduleBase = layout.type("Module").findField("Base").map(FieldLayout::offset).orElse(-1L);
+        this.modulePeAssembly = layout.offset("Module", "PEAssembly");
+        this.peAssemblyPeImage = layout.offset("PEAssembly", "PEImage");
+        this.peImageLoaded = layout.offset("PEImage", "LoadedLayout");
+        this.peImageFlat = layout.offset("PEImage", "FlatLayout");
+        this.layoutBase = layout.offset("PEImageLayout", "Base");
+        this.tokenShift = (int) layout.constant("method_table.flags2.token_shift");
+        this.numDictsOffset = layout.constant("method_table.generics_dict_info.num_dicts");
+        this.numTypeArgsOffset = layout.constant("method_table.generics_dict_info.num_type_args");
+        this.hasComponentSize = layout.constant("method_table.flags.has_component_size");
+        this.arrayMask = layout.constant("method_table.flags.category_array_mask");
+        this.arrayCategory = layout.constant("method_table.flags.category_array");
+        this.szArray = layout.constant("method_table.flags.if_array_then_sz_array");
+        this.genericsMask = layout.constant("method_table.flags.generics_mask");
+    }
+
+    /** The name of the type whose MethodTable is at {@code methodTable}, or why there is none. */
+    public TypeNameLookup lookup(long methodTable) {
+        try {
+            return new TypeNameLookup.Named(resolve(methodTable, 0).display());
+        } catch (Failure f) {
+            return new TypeNameLookup.Unnamed(f.address, f.getMessage());
+        }
+    }
+
+    /** The name, or empty when {@link #lookup} has none. */
+    public Optional<String> name(long methodTable) {
+        return Optional.ofNullable(lookup(methodTable).nameOrNull());
+    }
+
+    /** Every Module reached so far, with its metadata or why it has none, in the order reached. */
+    public List<ModuleMetadata> modules() {
+        List<ModuleMetadata> out = new ArrayList<>();
+        for (ModuleEntry e : byModule.values()) {
+            out.add(e.status());
+        }
+        return out;
+    }
+
+    /** What {@link #modules} says for {@code module}, looking it up now if it was not reached yet. */
+    public ModuleMetadata module(long module) {
+        return moduleEntry(module).status();
+    }
+
+    private Resolved resolve(long th, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new Failure(th, "type composition deeper than " + MAX_DEPTH + " (a cycle of TypeHandles?)");
+        }
+        Resolved cached = byMethodTable.get(th);
+        if (cached != null) {
+            return cached;
+        }
+        Resolved r;
+        try {
+            r = compose(th, depth);
+        } catch (MissingMemoryException e) {
+            throw new Failure(e.address(), "reading type handle 0x" + Long.toHexString(th) + ": " + e.getMessage());
+        } catch (MetadataFormatException e) {
+            throw new Failure(e.address(), "corrupt metadata: " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new Failure(th, "reading type handle 0x" + Long.toHexString(th) + ": " + e.getMessage());
+        }
+        if (byMethodTable.size() < MAX_CACHED) {
+            byMethodTable.put(th, r);
+        }
+        return r;
+    }
+
+    private Resolved compose(long th, int depth) {
+        if ((th & TYPE_DESC_BIT) != 0) {
+            long desc = th & ~3L;
+            int elementType = memory.readU8(desc);
+            String suffix = switch (elementType) {
+                case ELEMENT_TYPE_PTR -> "*";
+                case ELEMENT_TYPE_BYREF -> "&";
+                default -> throw new Failure(desc, String.format("TypeDesc of element type 0x%x is not named yet", elementType));
+            };
+            Resolved arg = resolve(memory.readPointer(desc + PARAM_TYPE_DESC_ARG), depth + 1);
+            return new Resolved(arg.full() + suffix, arg.display() + suffix);
+        }
+        long flags = memory.readU32(th + mtFlags);
+        if ((flags & hasComponentSize) != 0 && (flags & arrayMask) == arrayCategory) {
+            Resolved element = resolve(memory.readPointer(th + mtPerInstInfo), depth + 1);
+            String suffix;
+            if ((flags & szArray) != 0) {
+                suffix = "[]";
+            } else {
+                long baseSize = memory.readU32(th + mtBaseSize);
+                long rank = (baseSize - MD_ARRAY_BASE) / 8;
+                if (baseSize < MD_ARRAY_BASE + 8 || rank > MAX_RANK) {
+                    throw new Failure(th + mtBaseSize, "array BaseSize " + baseSize + " gives no rank in 1.." + MAX_RANK);
+                }
+                suffix = "[" + ",".repeat((int) rank - 1) + "]";
+            }
+            return new Resolved(element.full() + suffix, element.display() + suffix);
+        }
+        int rid = (int) (memory.readU32(th + mtFlags2) >>> tokenShift);
+        long module = memory.readPointer(th + mtModule);
+        ModuleEntry entry = moduleEntry(module);
+        if (entry.metadata() == null) {
+            throw new Failure(entry.status().address(), String.format("module 0x%x has no metadata in the dump: %s", module, entry.status().problem()));
+        }
+        EcmaMetadata md = entry.metadata();
+        if (rid < 1 || rid > md.rowCount(EcmaMetadata.TYPE_DEF)) {
+            throw new Failure(th + mtFlags2, String.format("TypeDef RID %d of MethodTable 0x%x is not in module 0x%x's %d TypeDefs",
+                    rid, th, module, md.rowCount(EcmaMetadata.TYPE_DEF)));
+        }
+        TypeDefName def = md.typeDef(rid);
+        String full = def.name();
+        TypeDefName outer = def;
+        for (int n = 0; outer.nested(); n++) {
+            if (n > MAX_DEPTH) {
+                throw new Failure(md.tableStart(EcmaMetadata.NESTED_CLASS), "NestedClass chain of TypeDef " + rid + " deeper than " + MAX_DEPTH);
+            }
+            outer = md.typeDef(outer.enclosingRid());
+            full = outer.name() + "+" + full;
+        }
+        full = outer.namespace().isEmpty() ? full : outer.namespace() + "." + full;
+        // EventPipe's GCBulkType spelling: a nested type at top level is its bare name (docs/reference/type-names.md)
+        String display = def.nested() ? def.name() : full;
+        if ((flags & hasComponentSize) == 0 && (flags & genericsMask) != 0) {
+            String args = typeArguments(th, depth);
+            full += args;
+            display += args;
+        }
+        return new Resolved(full, display);
+    }
+
+    private String typeArguments(long th, int depth) {
+        long perInstInfo = memory.readPointer(th + mtPerInstInfo);
+        int dicts = memory.readU16(perInstInfo + numDictsOffset);
+        int count = memory.readU16(perInstInfo + numTypeArgsOffset);
+        if (dicts < 1 || count > MAX_TYPE_ARGS) {
+            throw new Failure(perInstInfo + numDictsOffset, String.format("GenericsDictInfo of MethodTable 0x%x: %d dictionaries, %d type arguments", th, dicts, count));
+        }
+        long dictionary = memory.readPointer(perInstInfo + (dicts - 1) * 8L);
+        StringBuilder s = new StringBuilder("[");
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                s.append(',');
+            }
+            s.append(resolve(memory.readPointer(dictionary + 8L * i), depth + 1).full());
+        }
+        return s.append(']').toString();
+    }
+
+    private ModuleEntry moduleEntry(long module) {
+        ModuleEntry e = byModule.get(module);
+        if (e == null) {
+            e = openModule(module);
+            if (byModule.size() < MAX_CACHED) {
+                byModule.put(module, e);
+            }
+        }
+        return e;
+    }
+
+    /**
+     * The image bases to try (docs/reference/type-names.md section 2): Module.Base where the profile has it (9, 10),
+     * then PEAssembly → PEImage → loaded layout, flat layout → PEImageLayout.Base; each tried mapped, then flat.
+     */
+    private ModuleEntry openModule(long module) {
+        List<Long> bases = new ArrayList<>();
+        long failedAt = module;
+        String problem = null;
+        try {
+            if (moduleBase >= 0) {
+                addBase(bases, memory.readPointer(module + moduleBase));
+            }
+            long image = memory.readPointer(memory.readPointer(module + modulePeAssembly) + peAssemblyPeImage);
+            for (long slot : new long[] {peImageLoaded, peImageFlat}) {
+                long layout = memory.readPointer(image + slot);
+                if (layout != 0) {
+                    addBase(bases, memory.readPointer(layout + layoutBase));
+                }
+            }
+        } catch (MissingMemoryException e) {
+            failedAt = e.address();
+            problem = "reading the Module's image pointers: " + e.getMessage();
+        }
+        for (long base : bases) {
+            try {
+                MetadataLocation location = PeImage.locate(memory, base);
+                EcmaMetadata md = EcmaMetadata.read(memory, location.root());
+                return new ModuleEntry(new ModuleMetadata(module, location, 0, null), md);
+            } catch (MissingMemoryException e) {
+                if (problem == null) {
+                    failedAt = e.address();
+                    problem = String.format("image at 0x%x: %s", base, e.getMessage());
+                }
+            } catch (MetadataFormatException | IllegalArgumentException e) {
+                if (problem == null) {
+                    failedAt = e instanceof MetadataFormatException m ? m.address() : base;
+                    problem = String.format("image at 0x%x: %s", base, e.getMessage());
+                }
+            }
+        }
+        if (problem == null) {
+            problem = "no image base (Module.Base and the PEImage layouts are null)";
+        }
+        return new ModuleEntry(new ModuleMetadata(module, null, failedAt, problem), null);
+    }
+
+    private static void addBase(List<Long> bases, long base) {
+        if (base != 0 && !bases.contains(base)) {
+            bases.add(base);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.clrheap.walker.metadata;
+
+/** The answer of {@link MethodTableNames#lookup}: a name, or why there is none and where that was found. */
+public sealed interface TypeNameLookup {
+
+    /** @param name the runtime's spelling, e.g. {@code System.Collections.Generic.Dictionary`2[System.String,System.Object]} */
+    record Named(String name) implements TypeNameLookup {
+    }
+
+    /**
+     * @param address the address whose read failed or whose bytes are corrupt (0 when none applies)
+     * @param reason  what is missing or wrong, e.g. the module whose image is not in the dump
+     */
+    record Unnamed(long address, String reason) implements TypeNameLookup {
+    }
+
+    /** The name, or null. */
+    default String nameOrNull() {
+        return this instanceof Named n ? n.name() : null;
+    }
+}
