@@ -21,7 +21,7 @@ import io.clrheap.emulator.truth.GroundTruth;
  * @param scenario     what was built
  * @param layout       the profile it was built with
  * @param memory       the process memory
- * @param mappings     the runtime module's file mappings
+ * @param mappings     the file mappings: the runtime module's first, then the assemblies' images (CoreLib's, the scenario's)
  * @param groundTruth  every object, region and allocation context placed
  * @param typeNames    MethodTable → type name
  * @param module       the runtime module: platform, path, base, size, timestamp, file version

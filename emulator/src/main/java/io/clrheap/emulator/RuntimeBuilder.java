@@ -3,6 +3,7 @@ package io.clrheap.emulator;
 import io.clrheap.emulator.module.EmulatedModule;
 import io.clrheap.emulator.module.ModuleImage;
 import io.clrheap.emulator.module.ModuleImageBuilder;
+import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.emulator.space.AddressSpace;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.profile.ProfileLoader;
@@ -92,6 +93,7 @@ public final class RuntimeBuilder {
         memory.reserve("gc reserve", ProcessLayout.GC_RESERVE, ProcessLayout.GC_RESERVE_SIZE);
         memory.reserve("thread locals", ProcessLayout.THREAD_LOCALS, ProcessLayout.THREAD_LOCALS_SIZE);
         memory.reserve("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE);
+        memory.reserve("assembly images", ProcessLayout.ASSEMBLY_IMAGES, ProcessLayout.ASSEMBLY_IMAGES_SIZE);
 
         Process process = new Process(scenario, layout, memory, new ViewFactory(layout),
                 new GroundTruth(layout.constant("object.alignment"), layout.constant("object.min_size")), new LinkedHashMap<>(),
@@ -121,14 +123,18 @@ public final class RuntimeBuilder {
         long handleTableMap = handles.build(heaps.heaps().size(), scenario.handlesPerKind(), random);
         handles.handles().forEach(h -> process.truth().addHandle(new GroundTruth.HandleInfo(h.handle(), h.type(), h.target(), h.secondary())));
         globals.writeProcessGlobals(types, heaps.heaps(), heapArray, handleTableMap);
-        // the Module's PEAssembly and PEImage: last in the malloc heap, so that nothing laid out before them moves
-        AssemblyFile.layOut(process, types.module(), globals.variable("vtable:PEAssembly"));
+        // the Modules' images, PEAssemblies and PEImages: last in the malloc heap, so that nothing laid out before them moves
+        List<ModuleMapping> assemblyMappings = AssemblyFile.layOut(process, types, globals.variable("vtable:PEAssembly"),
+                globals.variable(RuntimeGlobals.LOADED_IMAGE_LAYOUT_VTABLE));
         ModuleImage image = globals.image();
+        // the runtime module's mappings first (a dump's readers take the first as the runtime's), then the assemblies'
+        List<ModuleMapping> mappings = new java.util.ArrayList<>(image.fileMappings());
+        mappings.addAll(assemblyMappings);
         EmulatedModule module = new EmulatedModule(image.platform(), image.path(), image.base(), image.end() - image.base(),
                 image.timeDateStamp(), RuntimeGlobals.fileVersion(layout.primaryBuild().version()));
         GcStatics gc = globals.gcStatics(heaps.heaps().get(0).generationTable());
         process.truth().progress(null);
-        return new EmulatedRuntime(scenario, layout, memory, image.fileMappings(), process.truth(),
+        return new EmulatedRuntime(scenario, layout, memory, List.copyOf(mappings), process.truth(),
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc);
     }
 

@@ -63,6 +63,9 @@ public final class RuntimeGlobals {
     private long descriptorPointers;
     private byte[] descriptorBytes;
 
+    /** The g_dacTable entry of LoadedImageLayout's vtable (vptr_list.h; the net9 profile). */
+    public static final String LOADED_IMAGE_LAYOUT_VTABLE = "LoadedImageLayout__vtAddr";
+
     /** PEAssembly's virtual functions: AddRef and Release (peassembly.h, STDMETHOD_). */
     private static final int PE_ASSEMBLY_VIRTUALS = 2;
 
@@ -126,6 +129,11 @@ public final class RuntimeGlobals {
         // PEAssembly's vtable, in relro data as in the real module (AddRef and Release are virtual: PEASM); no reader
         // follows its slots and nothing in the emulated process calls them
         variables.put("vtable:PEAssembly", module.reserveData(8L * PE_ASSEMBLY_VIRTUALS, 16));
+        // LoadedImageLayout's vtable: the DAC knows a layout by it (a VPTR class), so where the profile has its g_dacTable
+        // entry (9.0.1) that entry's variable is it; elsewhere a vtable of its own in relro data, which no reader follows
+        if (!variables.containsKey(LOADED_IMAGE_LAYOUT_VTABLE)) {
+            variables.put(LOADED_IMAGE_LAYOUT_VTABLE, module.reserveData(8, 16));
+        }
         module.export("g_dacTable", dacTable, 8L * table.length());
         if (exportsRuntimeInfo) {
             module.export("DotNetRuntimeInfo", runtimeInfo, layout.type("DotNetRuntimeInfo").size().orElseThrow());

@@ -9,6 +9,13 @@ public final class ProcessLayout {
 
     /** The runtime module (libcoreclr.so): 64 KiB aligned, like a mapped shared object. */
     public static final long MODULE_BASE = 0x7f3a_1000_0000L;
+    /**
+     * The assemblies' images, mapped from their files (CoreLib's first, the scenario's assembly 64 KiB aligned after
+     * it), below the runtime module as the 9.0.1 host maps them (net9-withheap: CoreLib at 0x7fe350e60000, under
+     * libcoreclr.so at 0x7fe3cfe00000).
+     */
+    public static final long ASSEMBLY_IMAGES = 0x7f3a_0000_0000L;
+    public static final long ASSEMBLY_IMAGES_SIZE = 64L << 20;
     /** The malloc heap: Thread objects, ThreadStore, gc_heap and GCHeap objects, the free-object MethodTable, frozen segment descriptors. */
     public static final long NATIVE_HEAP = 0x5600_2000_0000L;
     public static final long NATIVE_HEAP_SIZE = 256L << 20;

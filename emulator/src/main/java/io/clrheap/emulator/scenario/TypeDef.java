@@ -9,7 +9,8 @@ import java.util.Locale;
  * points back to it, and, when it holds references, the GC pointer-series descriptor the runtime places just before
  * the MethodTable (gcdesc.h).
  *
- * @param name          the type name, e.g. {@code MyApp.Order}
+ * @param name          the type name, e.g. {@code MyApp.Order}: {@code [Namespace.]Name(+Nested)*} and, for arrays, the
+ *                      suffix of the shape ({@code []}, {@code [,]}…) after the element's name ({@link TypeName})
  * @param shape         class, boxed value, string, array (of values or of references), multi-dimensional array
  * @param baseSize      BaseSize: the object's size without components, header word included
  * @param componentSize bytes per element (arrays, strings), else 0
@@ -116,6 +117,25 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
         if (defaultConstructor && shape != Shape.CLASS) {
             throw new IllegalArgumentException(name + ": only a class has a default constructor flag");
         }
+        // the name must compose back from metadata exactly (TypeName), and its array suffix must be the shape's
+        TypeName parsed = TypeName.parse(name);
+        int expectedRank = switch (shape) {
+            case ARRAY, REFERENCE_ARRAY -> 1;
+            case MD_ARRAY -> rank;
+            default -> 0;
+        };
+        if (shape == Shape.MD_ARRAY && rank < 2) {
+            throw new IllegalArgumentException(name + ": a multi-dimensional array of rank 1 (the runtime names it T[*]) is not emulated; rank 2 to 32");
+        }
+        if (parsed.rank() != expectedRank) {
+            throw new IllegalArgumentException(name + ": a " + shape.id() + (expectedRank == 0 ? " has no array suffix in its name"
+                    : " of rank " + expectedRank + " is named with the suffix [" + ",".repeat(expectedRank - 1) + "]"));
+        }
+    }
+
+    /** The name's parts: namespace, nesting, array suffixes ({@link TypeName}). */
+    public TypeName typeName() {
+        return TypeName.parse(name);
     }
 
     /** A type with the default constructor flag a class usually has (and others never). */

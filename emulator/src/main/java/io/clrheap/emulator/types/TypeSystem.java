@@ -14,6 +14,10 @@ import io.clrheap.emulator.scenario.TypeDef;
  * to it (the test walkers use to tell a MethodTable from garbage) and, for types holding references, the GC
  * pointer-series descriptor just before it; the free-object MethodTable, a zeroed sizeof(MethodTable) block of the
  * malloc heap with only MTFlags and BaseSize set (CEEMAIN; the real dumps).
+ *
+ * <p>Each type's TypeDef is in one of two assemblies ({@link AssemblyPlan}), each with its Module: a MethodTable points
+ * at the Module of its type's assembly (an array's at its element's) and carries its TypeDef RID in MTFlags2, shifted
+ * by the profile's {@code method_table.flags2.token_shift} (docs/reference/type-names.md section 1; arrays carry 0).
  */
 public final class TypeSystem {
 
@@ -30,7 +34,11 @@ public final class TypeSystem {
     private final long arrayMethodTable;
     private final long valueTypeMethodTable;
     private final long mtSize;
-    private final long module;
+    private final AssemblyPlan plan;
+    private final long[] modules = new long[2];
+    private final long moduleVtable;
+    /** MethodTables whose Module is not allocated yet, with the index of their assembly. */
+    private final Map<Long, Integer> pendingModules = new LinkedHashMap<>();
 
     /**
      * @param moduleVtable the address every Module starts with: the value of g_dacTable's Module VPTR entry (the DAC
@@ -39,9 +47,16 @@ public final class TypeSystem {
     public TypeSystem(Process process, List<TypeDef> scenarioTypes, long moduleVtable) {
         this.process = process;
         this.mtSize = process.layout().type("MethodTable").size().orElseThrow();
-        // one Module for every type; the file it was loaded from is laid out last (AssemblyFile)
-        module = process.loaderHeap().allocate(process.layout().type("Module").size().orElseThrow(), 16);
-        process.memory().writePointer(module, moduleVtable);
+        this.moduleVtable = moduleVtable;
+        // every type's assembly and TypeDef, known before any MethodTable is written
+        List<TypeDef> all = new java.util.ArrayList<>(TypeDef.BUILT_IN);
+        all.add(TypeDef.ARRAY_BASE);
+        all.add(TypeDef.VALUE_TYPE_BASE);
+        all.addAll(scenarioTypes);
+        plan = AssemblyPlan.of(process.scenario().name(), process.layout().primaryBuild().version(), all);
+        // CoreLib's Module first; the scenario assembly's after the MethodTables (so that CoreLib's MethodTables stay
+        // where a process with one Module had them); the files they were loaded from are laid out last (AssemblyFile)
+        modules[AssemblyPlan.CORE] = newModule();
         freeMethodTable = process.nativeHeap().allocate(process.layout().constant("free_object.mt_block_size"), 16);
         MethodTable.Writable free = process.views().view(MethodTable.Writable.class, process.memory(), freeMethodTable);
         free.flags((int) process.layout().constant("free_object.mt_flags"));
@@ -68,6 +83,15 @@ public final class TypeSystem {
         for (TypeDef t : scenarioTypes) {
             methodTable(t);
         }
+        modules[AssemblyPlan.APP] = newModule();
+        pendingModules.forEach((mt, assembly) -> process.memory().writePointer(mt + process.layout().offset("MethodTable", "Module"), modules[assembly]));
+        pendingModules.clear();
+    }
+
+    private long newModule() {
+        long m = process.loaderHeap().allocate(process.layout().type("Module").size().orElseThrow(), 16);
+        process.memory().writePointer(m, moduleVtable);
+        return m;
     }
 
     /** The primitive element types by name, with their CorElementType (corhdr.h; ECMA-335 II.23.1.16) and size. */
@@ -96,6 +120,10 @@ public final class TypeSystem {
         TypeDef known = byName.get(name);
         if (known != null) {
             return known;
+        }
+        if (name.endsWith("]")) {
+            throw new IllegalArgumentException("the element type " + name + " of " + array.name()
+                    + " is an array type: define it in the scenario's types (its shape and component size are not implied)");
         }
         if (array.shape() == TypeDef.Shape.REFERENCE_ARRAY) {
             return TypeDef.ofClass(name, 24, 0);
@@ -138,9 +166,19 @@ public final class TypeSystem {
         return methodTable(TypeDef.OBJECT_ARRAY);
     }
 
-    /** The Module every MethodTable points to. */
+    /** CoreLib's Module. */
     public long module() {
-        return module;
+        return modules[AssemblyPlan.CORE];
+    }
+
+    /** The Modules, in the order of {@link AssemblyPlan#assemblies()}: CoreLib's, the scenario assembly's. */
+    public List<Long> modules() {
+        return List.of(modules[AssemblyPlan.CORE], modules[AssemblyPlan.APP]);
+    }
+
+    /** Which assembly defines each type, and its TypeDef RID. */
+    public AssemblyPlan plan() {
+        return plan;
     }
 
     /** The type named in a scenario. */
@@ -203,7 +241,22 @@ public final class TypeSystem {
         view.baseSize(type.baseSize());
         view.parentMethodTable(parent);
         view.eeClassOrCanonMt(eeClass);
-        memory.writePointer(mt + layout.offset("MethodTable", "Module"), module);
+        int assembly = plan.assemblyOf(type);
+        if (modules[assembly] != 0) {
+            memory.writePointer(mt + layout.offset("MethodTable", "Module"), modules[assembly]);
+        } else {
+            pendingModules.put(mt, assembly);
+        }
+        if (!isArray) {
+            // the TypeDef RID in the token bits of MTFlags2 (the other bits are flags the emulator leaves 0); arrays: 0
+            int shift = (int) layout.constant("method_table.flags2.token_shift");
+            long rid = plan.rid(type);
+            if (rid >= 1L << (32 - shift)) {
+                throw new IllegalArgumentException(type.name() + ": TypeDef RID " + rid + " does not fit MTFlags2's token bits");
+            }
+            long flags2Offset = layout.offset("MethodTable", "MTFlags2");
+            memory.writeInt(mt + flags2Offset, memory.readInt(mt + flags2Offset) | (int) (rid << shift));
+        }
         process.views().view(EeClass.Writable.class, memory, eeClass).methodTable(mt);
         if (isArray) {
             // MethodTable +0x30 is the element TypeHandle of an array; its ArrayClass holds rank and CorElementType
