@@ -38,8 +38,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * workstation GC, from the ELF core and from the bundle, exactly as the answer key says: the SOS path (ISOSDacInterface,
  * GetObjectData object by object) lists every object and free object with its MethodTable and size and nothing else;
  * the DAC's own heap walker (IDacDbiInterface::WalkHeap) every object, sizes rounded up to 8; GetUsefulGlobals names
- * all four class MethodTables; no DAC call fails, and GetMethodTableName (which SOS asks of every type) answers without
- * crashing; except {@link #HEAP_WALKER_LIMITS}. (The 5.2 M-object {@code large}
+ * all four class MethodTables; no DAC call fails, and GetMethodTableName (which SOS asks of every type) names every
+ * MethodTable as the answer key does, from the emulated assemblies' metadata; except {@link #HEAP_WALKER_LIMITS}. (The 5.2 M-object {@code large}
  * scenario is walked by the DAC benchmark.)
  */
 @Execution(ExecutionMode.CONCURRENT) // each test mostly waits on the DAC's child processes
@@ -78,6 +78,18 @@ class DacScenarioTest {
         }
     }
 
+    /** MethodTable → type name, as the answer key's objects.tsv names them ({@code Free} for the free-object MethodTable). */
+    static Map<Long, String> answerKeyNames(Path answer) throws java.io.IOException {
+        Map<Long, String> names = new java.util.HashMap<>();
+        try (var lines = java.nio.file.Files.lines(answer.resolve("objects.tsv"))) {
+            lines.skip(1).forEach(line -> {
+                String[] f = line.split("\t", -1);
+                names.putIfAbsent(Long.parseUnsignedLong(f[1].substring(2), 16), f[6]);
+            });
+        }
+        return names;
+    }
+
     private static void check(DacEngine dac, Path dump, Target target, Path answer, String format, String scenario) throws Exception {
         for (DacWalkKind kind : DacWalkKind.values()) {
             if (kind == DacWalkKind.HEAPWALK && HEAP_WALKER_LIMITS.containsKey(scenario)) {
@@ -88,8 +100,12 @@ class DacScenarioTest {
             }
             DacAnswerKeyCheck.Outcome o = DacAnswerKeyCheck.check(dac, dump, target, kind, answer, DacEngine.DEFAULT_TIMEOUT);
             assertThat(o.heap().failures()).as("%s %s: failed DAC calls", format, kind).isEmpty();
-            // SOS's dumpheap asks every type's name: the DAC may have none to give (no metadata yet) but must not crash
+            // SOS's dumpheap asks every type's name: the DAC reads it from the emulated assemblies' metadata
             assertThat(o.heap().namesCrash()).as("%s %s: GetMethodTableName", format, kind).isEmpty();
+            if (kind == DacWalkKind.SOS) {
+                assertThat(o.heap().typeNames()).as("%s: GetMethodTableName of every MethodTable", format)
+                        .containsExactlyInAnyOrderEntriesOf(answerKeyNames(answer));
+            }
             assertThat(o.agrees()).as("%s %s: %s", format, kind, o.result()).isTrue();
             assertThat(o.result().objects()).as("%s %s", format, kind).isPositive();
         }
