@@ -4,22 +4,34 @@ import io.clrheap.layout.FieldLayout;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
 
 /**
  * Names MethodTables from the ECMA-335 metadata of their modules, without the DAC (docs/reference/type-names.md):
- * MethodTable → Module → image base → metadata → TypeDef (RID from MTFlags2), composed in the spelling of the
- * runtime's GCBulkType events (the names of live-objects.txt): {@code Namespace.Name}, generic instantiations
- * {@code Name`N[Arg,Arg]} with full argument names, nested types {@code Outer+Inner} inside type arguments but
- * bare at top level, arrays {@code T[]} and {@code T[,]}. Offsets come from the layout profile.
+ * MethodTable → Module → image base → metadata → TypeDef (RID from MTFlags2). Each name is composed in two spellings:
+ * <ul>
+ * <li>the DAC's, which SOS prints ({@code GetMethodTableName}: TypeString with FormatNamespace | FormatFullInst):
+ *     {@code Namespace.Outer+Inner}, reserved characters {@code ,[]&*+\} escaped with a backslash, generic arguments
+ *     assembly-qualified by simple name {@code Dictionary`2[[System.String, System.Private.CoreLib],[…]]}, arrays
+ *     {@code T[]}, {@code T[,]} and {@code T[*]} (rank-1 multi-dimensional), {@code (dynamicClass)} for a RID of 0;</li>
+ * <li>the runtime's GCBulkType events' (the names of a heap snapshot's {@code live-objects.txt}): arguments in
+ *     {@code [a,b]} without assemblies, a nested type bare at top level but {@code Outer+Inner} inside arguments.</li>
+ * </ul>
+ * Offsets come from the layout profile.
  *
  * <p>Never throws for what is in the dump: missing memory or corrupt metadata makes a {@link TypeNameLookup.Unnamed}
- * naming the address. Caches per MethodTable and per Module, both bounded.
+ * naming the address. Caches per MethodTable and per Module, both bounded. Thread-safe (one lock: names are asked
+ * for per distinct MethodTable, not per object).
+ *
+ * <p>Long because the composition of both spellings, the bounds on every count read and the module chase share the
+ * per-target offsets and the caches; apart, each would need them all.
  */
 public final class MethodTableNames {
 
@@ -39,6 +51,12 @@ public final class MethodTableNames {
     static final int ELEMENT_TYPE_BYREF = 0x10;
     /** ParamTypeDesc.TypeArg (the 9.0.1 and 10.0.9 descriptors; docs/reference/type-names.md). */
     static final long PARAM_TYPE_DESC_ARG = 0x10;
+    /** The longest PEImage path read, in bytes (a Linux path is at most 4096 bytes; UTF-16 doubles it). */
+    static final long MAX_PATH_BYTES = 8192;
+    /** What TypeString prints for a MethodTable whose TypeDef RID is 0 (typestring.cpp). */
+    static final String DYNAMIC_CLASS = "(dynamicClass)";
+    /** The characters TypeNameBuilder escapes inside a name (typestring.cpp, TypeNameBuilder::EscapeName). */
+    static final String RESERVED = ",[]&*+\\";
 
     private final Memory memory;
     private final long mtFlags;
@@ -52,6 +70,9 @@ public final class MethodTableNames {
     private final long peImageLoaded;
     private final long peImageFlat;
     private final long layoutBase;
+    private final long peImagePath;
+    private final long stringSize;
+    private final long stringBuffer;
     private final int tokenShift;
     private final long numDictsOffset;
     private final long numTypeArgsOffset;
@@ -64,11 +85,20 @@ public final class MethodTableNames {
     private final Map<Long, Resolved> byMethodTable = new HashMap<>();
     private final Map<Long, ModuleEntry> byModule = new LinkedHashMap<>();
 
-    /** A name in both spellings: {@code full} (as a type argument) and {@code display} (top level). */
-    private record Resolved(String full, String display) {
+    /**
+     * A name in every spelling: {@code dac} (the DAC's, without assembly), {@code assembly} (the simple name of the
+     * type's assembly, empty when unknown: what qualifies it as a generic argument), {@code full} (GCBulkType spelling
+     * as a type argument) and {@code display} (GCBulkType spelling at top level).
+     */
+    private record Resolved(String dac, String assembly, String full, String display) {
+
+        /** As a generic argument in the DAC's spelling: {@code [Name, Assembly]}, or the bare name without an assembly. */
+        String dacArgument() {
+            return assembly.isEmpty() ? dac : "[" + dac + ", " + assembly.replace("]", "\\]") + "]";
+        }
     }
 
-    private record ModuleEntry(ModuleMetadata status, EcmaMetadata metadata) {
+    private record ModuleEntry(ModuleMetadata status, EcmaMetadata metadata, String assembly) {
     }
 
     /** A failure with the address it happened at, carried up to {@link #lookup}. */
@@ -94,6 +124,9 @@ public final class MethodTableNames {
         this.peImageLoaded = layout.offset("PEImage", "LoadedLayout");
         this.peImageFlat = layout.offset("PEImage", "FlatLayout");
         this.layoutBase = layout.offset("PEImageLayout", "Base");
+        this.peImagePath = layout.offset("PEImage", "Path");
+        this.stringSize = layout.offset("SString", "Size");
+        this.stringBuffer = layout.offset("SString", "Buffer");
         this.tokenShift = (int) layout.constant("method_table.flags2.token_shift");
         this.numDictsOffset = layout.constant("method_table.generics_dict_info.num_dicts");
         this.numTypeArgsOffset = layout.constant("method_table.generics_dict_info.num_type_args");
@@ -105,9 +138,10 @@ public final class MethodTableNames {
     }
 
     /** The name of the type whose MethodTable is at {@code methodTable}, or why there is none. */
-    public TypeNameLookup lookup(long methodTable) {
+    public synchronized TypeNameLookup lookup(long methodTable) {
         try {
-            return new TypeNameLookup.Named(resolve(methodTable, 0).display());
+            Resolved r = resolve(methodTable, 0);
+            return new TypeNameLookup.Named(r.dac(), r.display());
         } catch (Failure f) {
             return new TypeNameLookup.Unnamed(f.address, f.getMessage());
         }
@@ -119,7 +153,7 @@ public final class MethodTableNames {
     }
 
     /** Every Module reached so far, with its metadata or why it has none, in the order reached. */
-    public List<ModuleMetadata> modules() {
+    public synchronized List<ModuleMetadata> modules() {
         List<ModuleMetadata> out = new ArrayList<>();
         for (ModuleEntry e : byModule.values()) {
             out.add(e.status());
@@ -128,7 +162,7 @@ public final class MethodTableNames {
     }
 
     /** What {@link #modules} says for {@code module}, looking it up now if it was not reached yet. */
-    public ModuleMetadata module(long module) {
+    public synchronized ModuleMetadata module(long module) {
         return moduleEntry(module).status();
     }
 
@@ -166,14 +200,16 @@ public final class MethodTableNames {
                 default -> throw new Failure(desc, String.format("TypeDesc of element type 0x%x is not named yet", elementType));
             };
             Resolved arg = resolve(memory.readPointer(desc + PARAM_TYPE_DESC_ARG), depth + 1);
-            return new Resolved(arg.full() + suffix, arg.display() + suffix);
+            return new Resolved(arg.dac() + suffix, arg.assembly(), arg.full() + suffix, arg.display() + suffix);
         }
         long flags = memory.readU32(th + mtFlags);
         if ((flags & hasComponentSize) != 0 && (flags & arrayMask) == arrayCategory) {
             Resolved element = resolve(memory.readPointer(th + mtPerInstInfo), depth + 1);
             String suffix;
+            String dacSuffix;
             if ((flags & szArray) != 0) {
                 suffix = "[]";
+                dacSuffix = suffix;
             } else {
                 long baseSize = memory.readU32(th + mtBaseSize);
                 long rank = (baseSize - MD_ARRAY_BASE) / 8;
@@ -181,22 +217,30 @@ public final class MethodTableNames {
                     throw new Failure(th + mtBaseSize, "array BaseSize " + baseSize + " gives no rank in 1.." + MAX_RANK);
                 }
                 suffix = "[" + ",".repeat((int) rank - 1) + "]";
+                // TypeNameBuilder::AddArray: a multi-dimensional array of rank 1 is T[*] (typestring.cpp)
+                dacSuffix = rank == 1 ? "[*]" : suffix;
             }
-            return new Resolved(element.full() + suffix, element.display() + suffix);
+            // an array's MethodTable.Module is its element type's module (docs/reference/type-names.md), so its assembly too
+            return new Resolved(element.dac() + dacSuffix, element.assembly(), element.full() + suffix, element.display() + suffix);
         }
         int rid = (int) (memory.readU32(th + mtFlags2) >>> tokenShift);
         long module = memory.readPointer(th + mtModule);
+        if (rid == 0) {
+            // a type without a TypeDef (ReflectionEmit's dynamic classes): TypeString's name for it (typestring.cpp)
+            return new Resolved(DYNAMIC_CLASS, "", DYNAMIC_CLASS, DYNAMIC_CLASS);
+        }
         ModuleEntry entry = moduleEntry(module);
         if (entry.metadata() == null) {
             throw new Failure(entry.status().address(), String.format("module 0x%x has no metadata in the dump: %s", module, entry.status().problem()));
         }
         EcmaMetadata md = entry.metadata();
-        if (rid < 1 || rid > md.rowCount(EcmaMetadata.TYPE_DEF)) {
+        if (rid > md.rowCount(EcmaMetadata.TYPE_DEF)) {
             throw new Failure(th + mtFlags2, String.format("TypeDef RID %d of MethodTable 0x%x is not in module 0x%x's %d TypeDefs",
                     rid, th, module, md.rowCount(EcmaMetadata.TYPE_DEF)));
         }
         TypeDefName def = md.typeDef(rid);
         String full = def.name();
+        String dac = escape(def.namespace(), def.name());
         TypeDefName outer = def;
         for (int n = 0; outer.nested(); n++) {
             if (n > MAX_DEPTH) {
@@ -204,19 +248,53 @@ public final class MethodTableNames {
             }
             outer = md.typeDef(outer.enclosingRid());
             full = outer.name() + "+" + full;
+            dac = escape(outer.namespace(), outer.name()) + "+" + dac;
         }
         full = outer.namespace().isEmpty() ? full : outer.namespace() + "." + full;
         // EventPipe's GCBulkType spelling: a nested type at top level is its bare name (docs/reference/type-names.md)
         String display = def.nested() ? def.name() : full;
-        if ((flags & hasComponentSize) == 0 && (flags & genericsMask) != 0) {
-            String args = typeArguments(th, depth);
-            full += args;
-            display += args;
+        long generics = flags & genericsMask;
+        // a generic type definition (the typical instantiation) is named without arguments (TypeString::AppendType)
+        if ((flags & hasComponentSize) == 0 && generics != 0 && generics != genericsMask) {
+            List<Resolved> args = typeArguments(th, depth);
+            StringJoiner bulk = new StringJoiner(",", "[", "]");
+            StringJoiner qualified = new StringJoiner(",", "[", "]");
+            for (Resolved arg : args) {
+                bulk.add(arg.full());
+                qualified.add(arg.dacArgument());
+            }
+            full += bulk;
+            display += bulk;
+            dac += qualified;
         }
-        return new Resolved(full, display);
+        return new Resolved(dac, entry.assembly(), full, display);
     }
 
-    private String typeArguments(long th, int depth) {
+    /**
+     * A TypeDef's name in the DAC's spelling: {@code namespace.name} with the characters a type name reserves escaped
+     * by a backslash (TypeNameBuilder::EscapeName: {@code ,[]&*+\}).
+     */
+    static String escape(String namespace, String name) {
+        StringBuilder s = new StringBuilder(namespace.length() + name.length() + 1);
+        if (!namespace.isEmpty()) {
+            appendEscaped(s, namespace);
+            s.append('.');
+        }
+        appendEscaped(s, name);
+        return s.toString();
+    }
+
+    private static void appendEscaped(StringBuilder s, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (RESERVED.indexOf(c) >= 0) {
+                s.append('\\');
+            }
+            s.append(c);
+        }
+    }
+
+    private List<Resolved> typeArguments(long th, int depth) {
         long perInstInfo = memory.readPointer(th + mtPerInstInfo);
         int dicts = memory.readU16(perInstInfo + numDictsOffset);
         int count = memory.readU16(perInstInfo + numTypeArgsOffset);
@@ -224,14 +302,11 @@ public final class MethodTableNames {
             throw new Failure(perInstInfo + numDictsOffset, String.format("GenericsDictInfo of MethodTable 0x%x: %d dictionaries, %d type arguments", th, dicts, count));
         }
         long dictionary = memory.readPointer(perInstInfo + (dicts - 1) * 8L);
-        StringBuilder s = new StringBuilder("[");
+        List<Resolved> args = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            if (i > 0) {
-                s.append(',');
-            }
-            s.append(resolve(memory.readPointer(dictionary + 8L * i), depth + 1).full());
+            args.add(resolve(memory.readPointer(dictionary + 8L * i), depth + 1));
         }
-        return s.append(']').toString();
+        return args;
     }
 
     private ModuleEntry moduleEntry(long module) {
@@ -272,7 +347,7 @@ public final class MethodTableNames {
             try {
                 MetadataLocation location = PeImage.locate(memory, base);
                 EcmaMetadata md = EcmaMetadata.read(memory, location.root());
-                return new ModuleEntry(new ModuleMetadata(module, location, 0, null), md);
+                return new ModuleEntry(new ModuleMetadata(module, fileName(module), location, 0, null), md, md.assemblyName());
             } catch (MissingMemoryException e) {
                 if (problem == null) {
                     failedAt = e.address();
@@ -288,7 +363,25 @@ public final class MethodTableNames {
         if (problem == null) {
             problem = "no image base (Module.Base and the PEImage layouts are null)";
         }
-        return new ModuleEntry(new ModuleMetadata(module, null, failedAt, problem), null);
+        return new ModuleEntry(new ModuleMetadata(module, fileName(module), null, failedAt, problem), null, "");
+    }
+
+    /**
+     * The file name of the Module's image (the last part of {@code PEImage.m_path}, an SString of UTF-16), to say which
+     * module a missing image belongs to; empty when it cannot be read.
+     */
+    private String fileName(long module) {
+        try {
+            long path = memory.readPointer(memory.readPointer(module + modulePeAssembly) + peAssemblyPeImage) + peImagePath;
+            long bytes = memory.readU32(path + stringSize);
+            if (bytes < 2 || bytes > MAX_PATH_BYTES || (bytes & 1) != 0) {
+                return "";
+            }
+            String text = new String(memory.readBytes(memory.readPointer(path + stringBuffer), (int) bytes - 2), StandardCharsets.UTF_16LE);
+            return text.substring(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
+        } catch (MissingMemoryException | IllegalArgumentException e) {
+            return "";
+        }
     }
 
     private static void addBase(List<Long> bases, long base) {
