@@ -84,6 +84,7 @@ public final class MethodTableNames {
 
     private final Map<Long, Resolved> byMethodTable = new HashMap<>();
     private final Map<Long, ModuleEntry> byModule = new LinkedHashMap<>();
+    private final Map<Long, TypeNameLookup> answers = new HashMap<>();
 
     /**
      * A name in every spelling: {@code dac} (the DAC's, without assembly), {@code assembly} (the simple name of the
@@ -139,12 +140,21 @@ public final class MethodTableNames {
 
     /** The name of the type whose MethodTable is at {@code methodTable}, or why there is none. */
     public synchronized TypeNameLookup lookup(long methodTable) {
+        TypeNameLookup known = answers.get(methodTable);
+        if (known != null) {
+            return known;
+        }
+        TypeNameLookup answer;
         try {
             Resolved r = resolve(methodTable, 0);
-            return new TypeNameLookup.Named(r.dac(), r.display());
+            answer = new TypeNameLookup.Named(r.dac(), r.display());
         } catch (Failure f) {
-            return new TypeNameLookup.Unnamed(f.address, f.getMessage());
+            answer = new TypeNameLookup.Unnamed(f.address, f.getMessage());
         }
+        if (answers.size() < MAX_CACHED) {
+            answers.put(methodTable, answer); // a listing asks once per object: an answer, named or not, is found once
+        }
+        return answer;
     }
 
     /** The name, or empty when {@link #lookup} has none. */
