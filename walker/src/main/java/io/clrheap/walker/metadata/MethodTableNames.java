@@ -157,6 +157,86 @@ public final class MethodTableNames {
         return answer;
     }
 
+    /**
+     * How the name of {@code methodTable} is found, step by step with the addresses read: the TypeDef RID from MTFlags2,
+     * the Module, the image and its metadata root, the TypeDef row and its #Strings entries, the enclosing types, the
+     * type arguments or the array's element; the last line is the name or why there is none. For {@code explain}.
+     */
+    public synchronized List<String> chase(long methodTable) {
+        List<String> lines = new ArrayList<>();
+        try {
+            chaseInto(methodTable, lines);
+        } catch (MissingMemoryException e) {
+            lines.add("stopped: " + e.getMessage());
+        } catch (MetadataFormatException e) {
+            lines.add(String.format("stopped: corrupt metadata at 0x%x: %s", e.address(), e.getMessage()));
+        } catch (IllegalArgumentException e) {
+            lines.add("stopped: " + e.getMessage());
+        }
+        TypeNameLookup answer = lookup(methodTable);
+        lines.add(answer instanceof TypeNameLookup.Named n ? "name: " + n.name()
+                : String.format("no name: %s (at 0x%x)", ((TypeNameLookup.Unnamed) answer).reason(), ((TypeNameLookup.Unnamed) answer).address()));
+        return lines;
+    }
+
+    private void chaseInto(long mt, List<String> lines) {
+        long flags = memory.readU32(mt + mtFlags);
+        if ((flags & hasComponentSize) != 0 && (flags & arrayMask) == arrayCategory) {
+            long element = memory.readPointer(mt + mtPerInstInfo);
+            lines.add(String.format("MTFlags 0x%08x: an array (%s); its element TypeHandle is MethodTable+0x%x = 0x%x, named %s",
+                    flags, (flags & szArray) != 0 ? "single-dimensional: []" : "multi-dimensional: rank = (BaseSize - 24) / 8",
+                    mtPerInstInfo, element, describe(lookup(element))));
+            return;
+        }
+        long flags2 = memory.readU32(mt + mtFlags2);
+        int rid = (int) (flags2 >>> tokenShift);
+        lines.add(String.format("MethodTable+0x%x MTFlags2 0x%08x >> %d (method_table.flags2.token_shift) = TypeDef RID %d: token 0x%08x",
+                mtFlags2, flags2, tokenShift, rid, 0x02000000 | rid));
+        long module = memory.readPointer(mt + mtModule);
+        ModuleEntry entry = moduleEntry(module);
+        lines.add(String.format("MethodTable+0x%x Module = 0x%x%s", mtModule, module, entry.status().file().isEmpty() ? "" : " (" + entry.status().file() + ")"));
+        if (entry.metadata() == null) {
+            lines.add(String.format("its image gives no metadata: %s (at 0x%x)", entry.status().problem(), entry.status().address()));
+            return;
+        }
+        EcmaMetadata md = entry.metadata();
+        MetadataLocation at = entry.status().location();
+        lines.add(String.format("image at 0x%x (%s layout) → CLI header → metadata root BSJB at 0x%x (%s, %d bytes)%s", at.imageBase(),
+                at.kind().name().toLowerCase(java.util.Locale.ROOT), at.root(), md.version(), at.size(),
+                entry.assembly().isEmpty() ? "" : ", assembly " + entry.assembly()));
+        int current = rid;
+        for (int depth = 0; current != 0 && depth <= MAX_DEPTH; depth++) {
+            long row = md.tableStart(EcmaMetadata.TYPE_DEF) + (long) (current - 1) * md.rowSize(EcmaMetadata.TYPE_DEF);
+            long name = md.cell(EcmaMetadata.TYPE_DEF, current, 1);
+            long namespace = md.cell(EcmaMetadata.TYPE_DEF, current, 2);
+            TypeDefName def = md.typeDef(current);
+            lines.add(String.format("TypeDef row %d at 0x%x: Flags 0x%08x, TypeName #Strings[0x%x] = \"%s\", TypeNamespace #Strings[0x%x] = \"%s\"%s",
+                    current, row, def.flags(), name, def.name(), namespace, def.namespace(),
+                    def.nested() ? "; nested: its NestedClass row names the enclosing TypeDef " + def.enclosingRid() : ""));
+            current = def.enclosingRid();
+        }
+        long generics = flags & genericsMask;
+        if ((flags & hasComponentSize) == 0 && generics != 0 && generics != genericsMask) {
+            long perInstInfo = memory.readPointer(mt + mtPerInstInfo);
+            int dicts = memory.readU16(perInstInfo + numDictsOffset);
+            int count = memory.readU16(perInstInfo + numTypeArgsOffset);
+            StringJoiner args = new StringJoiner(", ");
+            if (dicts >= 1 && count <= MAX_TYPE_ARGS) {
+                long dictionary = memory.readPointer(perInstInfo + (dicts - 1) * 8L);
+                for (int i = 0; i < count; i++) {
+                    long arg = memory.readPointer(dictionary + 8L * i);
+                    args.add(String.format("0x%x %s", arg, describe(lookup(arg))));
+                }
+            }
+            lines.add(String.format("generic instantiation (MTFlags & 0x%x = 0x%x): PerInstInfo 0x%x, %d dictionaries, %d type arguments: %s",
+                    genericsMask, generics, perInstInfo, dicts, count, args));
+        }
+    }
+
+    private static String describe(TypeNameLookup lookup) {
+        return lookup instanceof TypeNameLookup.Named n ? n.name() : "(unnamed: " + ((TypeNameLookup.Unnamed) lookup).reason() + ")";
+    }
+
     /** The name, or empty when {@link #lookup} has none. */
     public Optional<String> name(long methodTable) {
         return Optional.ofNullable(lookup(methodTable).nameOrNull());
@@ -235,13 +315,15 @@ public final class MethodTableNames {
         }
         int rid = (int) (memory.readU32(th + mtFlags2) >>> tokenShift);
         long module = memory.readPointer(th + mtModule);
-        if (rid == 0) {
-            // a type without a TypeDef (ReflectionEmit's dynamic classes): TypeString's name for it (typestring.cpp)
-            return new Resolved(DYNAMIC_CLASS, "", DYNAMIC_CLASS, DYNAMIC_CLASS);
-        }
         ModuleEntry entry = moduleEntry(module);
         if (entry.metadata() == null) {
             throw new Failure(entry.status().address(), String.format("module 0x%x has no metadata in the dump: %s", module, entry.status().problem()));
+        }
+        if (rid == 0) {
+            // a type without a TypeDef (ReflectionEmit's dynamic classes): TypeString's name for it (typestring.cpp).
+            // Only said of a module whose metadata was found: elsewhere a RID of 0 is as likely a MethodTable that is
+            // not the runtime's (a fixture of an older clrheap), and a names file may know it.
+            return new Resolved(DYNAMIC_CLASS, "", DYNAMIC_CLASS, DYNAMIC_CLASS);
         }
         EcmaMetadata md = entry.metadata();
         if (rid > md.rowCount(EcmaMetadata.TYPE_DEF)) {
