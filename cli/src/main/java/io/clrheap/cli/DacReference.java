@@ -57,7 +57,7 @@ final class DacReference {
             String name = (parent == null || parent.getFileName() == null ? "" : parent.getFileName() + "/") + dump.getFileName();
             Path answer = Files.createTempDirectory(work, "reference-").resolve("dump.answer");
             Files.createDirectories(answer);
-            TypeNames names = opened.typeNames().isEmpty() ? TypeNames.of(heap.typeNames()) : opened.typeNames();
+            TypeNames names = opened.typeNames().orElse(TypeNames.of(heap.typeNames()));
             long free = heap.freeMethodTable();
             try (BufferedWriter out = Files.newBufferedWriter(answer.resolve("objects.tsv"), StandardCharsets.UTF_8)) {
                 out.write("address\tmt\tsize\tgeneration\theap\tkind\ttype\n");

@@ -107,7 +107,8 @@ final class DacWalk {
         long millis = (System.nanoTime() - start) / 1_000_000;
         heap.namesCrash().ifPresent(crash -> err.println("clrheap: no type names from the DAC: after the walk, " + crash
                 + " (GetMethodTableName follows MethodTable -> Module -> the assembly's metadata, which this dump does not hold in full)"));
-        TypeNames names = given != null ? given : TypeNames.of(heap.typeNames());
+        // the DAC's own names first: this engine shows what the DAC sees; others only where it has none
+        TypeNames names = TypeNames.of(heap.typeNames()).orElse(given);
         long free = heap.freeMethodTable();
         switch (report) {
             case STAT -> {

@@ -98,7 +98,7 @@ final class ExplainCommand implements Callable<Integer> {
         OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> err.println("clrheap: " + note));
         return DumpOpener.open("explain", dump, options, err, session -> {
             Target target = session.target();
-            TypeNames typeNames = names != null ? TypeNames.load(names) : session.typeNames();
+            TypeNames typeNames = names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames();
             if (object != null) {
                 return explainObject(out, err, target, session.heap(), typeNames, address);
             }
@@ -131,7 +131,7 @@ final class ExplainCommand implements Callable<Integer> {
         DumpSession session = emulated.session();
         Target target = session.target();
         NativeCalls calls = emulated.calls();
-        TypeNames typeNames = names != null ? TypeNames.load(names) : session.typeNames();
+        TypeNames typeNames = names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames();
         if (object != null) {
             return explainObject(out, err, target, session.heap(), typeNames, address);
         }

@@ -99,8 +99,8 @@ final class MapCommand implements Callable<Integer> {
         Path dump = source.dump;
         OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> note(err, note));
         return DumpOpener.open("map", dump, options, err, session -> {
-            // --names wins; a clrheap fixture carries its own names
-            TypeNames typeNames = names != null ? TypeNames.load(names) : session.typeNames();
+            // names from the dump's metadata; --names (and a clrheap fixture's note) for the modules it lacks
+            TypeNames typeNames = names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames();
             return map(out, err, session, typeNames);
         });
     }
@@ -115,7 +115,7 @@ final class MapCommand implements Callable<Integer> {
             return WalkCommand.EXIT_CANNOT_OPEN;
         }
         DumpSession session = emulated.session();
-        return map(out, err, session, names != null ? TypeNames.load(names) : session.typeNames());
+        return map(out, err, session, names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames());
     }
 
     private int map(PrintWriter out, PrintWriter err, DumpSession session, TypeNames typeNames) throws IOException, InterruptedException {

@@ -165,8 +165,8 @@ final class WalkCommand implements Callable<Integer> {
         }
         OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> note(err, note));
         return DumpOpener.open("walk", dump, options, err, session -> {
-            // --names wins; a clrheap fixture carries its own names
-            TypeNames typeNames = names != null ? TypeNames.load(names) : session.typeNames();
+            // names from the dump's metadata; --names (and a clrheap fixture's note) for the modules it lacks
+            TypeNames typeNames = names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames();
             Target target = session.target();
             if (module != null && target.module().symbolsFrom().equals("dump memory")) {
                 note(err, "--module ignored: the dump holds the runtime module's headers");
@@ -178,8 +178,7 @@ final class WalkCommand implements Callable<Integer> {
                 }
                 DacWalk.Report which = report.objects ? DacWalk.Report.OBJECTS : report.eeheap ? DacWalk.Report.EEHEAP
                         : report.verify ? DacWalk.Report.VERIFY : DacWalk.Report.STAT;
-                return new DacWalk(out, err, quiet, json).run(dacEngine, dacOption, dump, target, which,
-                        names != null ? typeNames : session.typeNames().isEmpty() ? null : typeNames);
+                return new DacWalk(out, err, quiet, json).run(dacEngine, dacOption, dump, target, which, typeNames);
             }
             return walk(out, err, session, typeNames);
         });
@@ -202,7 +201,9 @@ final class WalkCommand implements Callable<Integer> {
         releasable = !(target.memory() instanceof LiveProcess);
         try (Progress progress = quiet ? Progress.NONE : Progress.start(err, walker)) {
             this.progress = progress;
-            return report(out, err, session, walker, typeNames);
+            int exit = report(out, err, session, walker, typeNames);
+            typeNames.missingMetadataNote().ifPresent(note -> note(err, note));
+            return exit;
         } finally {
             this.progress = Progress.NONE;
         }
@@ -220,8 +221,9 @@ final class WalkCommand implements Callable<Integer> {
                 suspension = ProcessSuspension.suspend(pid);
                 note(err, String.format("suspended %d threads of process %d", suspension.threads().size(), pid));
             }
-            TypeNames typeNames = names != null ? TypeNames.load(names) : TypeNames.of(Map.of());
+            TypeNames given = names != null ? TypeNames.load(names) : TypeNames.none();
             try (DumpSession session = Dumps.attach(pid, OpenOptions.DEFAULT.withModule(module))) {
+                TypeNames typeNames = session.typeNames().orElse(given);
                 if (!suspend) {
                     note(err, "the process runs while it is walked: objects it allocates or moves meanwhile may be missed or reported as problems (--suspend stops it)");
                 }
@@ -230,7 +232,7 @@ final class WalkCommand implements Callable<Integer> {
                     DacWalk.Report which = report.objects ? DacWalk.Report.OBJECTS : report.eeheap ? DacWalk.Report.EEHEAP
                             : report.verify ? DacWalk.Report.VERIFY : DacWalk.Report.STAT;
                     return new DacWalk(out, err, quiet, json).run(dacEngine, dacOption, Path.of("process " + pid), pid, session.target(), which,
-                            names != null ? typeNames : null);
+                            typeNames);
                 }
                 return walk(out, err, session, typeNames);
             } catch (TargetException e) {

@@ -7,6 +7,8 @@ import io.clrheap.walker.discovery.InProcessRoute;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.metadata.MethodTableNames;
+import io.clrheap.layout.LayoutException;
 import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
@@ -30,6 +32,7 @@ public final class DumpSession implements AutoCloseable {
     private final String name;
     private final Target target;
     private final TypeNames typeNames;
+    private final TypeNames metadataNames;
     private final OpenOptions options;
     private final AutoCloseable resource;
     private DiscoveredHeap heap;
@@ -39,7 +42,8 @@ public final class DumpSession implements AutoCloseable {
         this.format = format;
         this.name = name;
         this.target = target;
-        this.typeNames = TypeNames.of(typeNames);
+        this.metadataNames = metadataNames(target);
+        this.typeNames = metadataNames.orElse(TypeNames.of(typeNames));
         this.options = options;
         this.resource = resource;
     }
@@ -65,11 +69,27 @@ public final class DumpSession implements AutoCloseable {
     }
 
     /**
-     * The type names the file carries (a clrheap fixture's name note; empty for dumps of real processes, whose
-     * MethodTables are then printed by address).
+     * Type names: read from the ECMA-335 metadata of the modules in the dump (MethodTable → Module → PE image →
+     * TypeDef), as SOS prints them; for the MethodTables whose module's image the dump lacks, the names the file
+     * carries (a clrheap fixture's name note), if any. Unnamed MethodTables print by address. Names are resolved when
+     * asked, once per MethodTable.
      */
     public TypeNames typeNames() {
         return typeNames;
+    }
+
+    /** Type names from the dump's metadata alone, without the names a file carries. */
+    public TypeNames metadataTypeNames() {
+        return metadataNames;
+    }
+
+    /** Names from metadata when the target's profile says where the chain lies; else none (the profile names the gap). */
+    private static TypeNames metadataNames(Target target) {
+        try {
+            return TypeNames.fromMetadata(new MethodTableNames(target.memory(), target.layout()));
+        } catch (LayoutException e) {
+            return TypeNames.none();
+        }
     }
 
     /** The GC heap, found the way {@link OpenOptions} says (the dump path by default); discovered once. */

@@ -20,7 +20,7 @@ public final class PrintStat {
 
     public static void run(PrintWriter out, Path file, Path namesFile) throws Exception {
         try (DumpSession dump = Dumps.open(file)) { // an ELF core (.xz too), a minidump or a fixture bundle
-            TypeNames names = namesFile != null ? TypeNames.load(namesFile) : dump.typeNames();
+            TypeNames names = namesFile != null ? dump.typeNames().orElse(TypeNames.load(namesFile)) : dump.typeNames();
             DumpHeapStat stat = new DumpHeapStat();
             dump.walk(stat); // every object of every region, in address order, without the DAC
             stat.print(out, names, dump.heap().freeMethodTable());

@@ -57,7 +57,8 @@ public final class WalkRealDump {
             });
 
             // dumpheap -stat lists types by total size, smallest first: the last rows are the biggest
-            TypeNames typeNames = Files.isRegularFile(names) ? TypeNames.load(names) : TypeNames.none();
+            // names from the metadata in the dump; live-objects.txt beside it for modules whose images were trimmed
+            TypeNames typeNames = Files.isRegularFile(names) ? dump.typeNames().orElse(TypeNames.load(names)) : dump.typeNames();
             StringWriter text = new StringWriter();
             stat.print(new PrintWriter(text), typeNames, heap.freeMethodTable());
             List<String> lines = text.toString().lines().toList();

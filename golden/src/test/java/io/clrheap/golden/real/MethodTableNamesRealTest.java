@@ -2,6 +2,10 @@ package io.clrheap.golden.real;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clrheap.dac.DacEngine;
+import io.clrheap.dac.DacHeap;
+import io.clrheap.dac.TestDac;
+import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.walker.metadata.EcmaMetadata;
 import io.clrheap.walker.metadata.ImageLayoutKind;
 import io.clrheap.walker.metadata.MethodTableNames;
@@ -16,8 +20,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
- * Issue 19, first step: every distinct MethodTable of live-objects.txt gets exactly the runtime's own name
- * (GCBulkType spelling) from the ECMA-335 metadata of its module in the dump; where the images are not in the dump
+ * Issue 19: every distinct MethodTable of live-objects.txt gets exactly the runtime's own name (in the GCBulkType
+ * spelling of live-objects.txt, and in the DAC's, which Microsoft's DAC checks) from the ECMA-335 metadata of its module in the dump; where the images are not in the dump
  * (net9-wks) the reader says which modules are missing and names nothing, without an exception.
  */
 class MethodTableNamesRealTest {
@@ -33,13 +37,35 @@ class MethodTableNamesRealTest {
         List<String> wrong = new ArrayList<>();
         for (Map.Entry<Long, String> e : expected.entrySet()) {
             TypeNameLookup got = names.lookup(e.getKey());
-            if (!e.getValue().equals(got.nameOrNull())) {
+            if (!(got instanceof TypeNameLookup.Named named) || !e.getValue().equals(named.bulkTypeName())) {
                 wrong.add(String.format("0x%x want %s got %s", e.getKey(), e.getValue(), got));
             }
         }
         assertThat(wrong).as(name + ": " + expected.size() + " distinct MethodTables").isEmpty();
         assertThat(expected).hasSizeGreaterThan(40);
         assertThat(names.modules()).allMatch(ModuleMetadata::found);
+    }
+
+    /**
+     * The DAC's spelling, which SOS prints, equals what Microsoft's 9.0.1 DAC's {@code GetMethodTableName} answers for
+     * every MethodTable of the heap (nested {@code Outer+Inner}, assembly-qualified generic arguments, {@code T[,]}).
+     */
+    @Test
+    void everyMethodTableIsNamedAsMicrosoftsDacNamesIt() throws Exception {
+        RealDump real = RealDump.of("net9-withheap");
+        DacHeap heap = DacEngine.open(TestDac.path()).walk(real.folder.resolve("core.xz"), real.target, DacWalkKind.SOS,
+                (address, mt, size, region) -> { }, DacEngine.DEFAULT_TIMEOUT);
+        long free = real.heap.freeMethodTable();
+        MethodTableNames names = new MethodTableNames(real.target.memory(), real.target.layout());
+        List<String> wrong = new ArrayList<>();
+        heap.typeNames().forEach((mt, dacName) -> {
+            if (mt != free && !dacName.equals(names.lookup(mt).nameOrNull())) {
+                wrong.add(String.format("0x%x DAC %s, clrheap %s", mt, dacName, names.lookup(mt)));
+            }
+        });
+        assertThat(heap.typeNames()).as("names the DAC gave").hasSizeGreaterThan(100)
+                .containsValues("System.Int32[,]", "System.Collections.Generic.Dictionary`2[[System.String, System.Private.CoreLib],[System.Object, System.Private.CoreLib]]");
+        assertThat(wrong).isEmpty();
     }
 
     @Test

@@ -110,7 +110,7 @@ public final class ObjectExplainer {
                     Long.compareUnsigned(address, nearest.mem()) < 0 ? FieldReader.format("which starts 0x%x bytes after it", nearest.mem() - address)
                             : FieldReader.format("which ends 0x%x bytes before it", address - nearest.end() + 1));
         }
-        return new ObjectExplanation(address, null, nearest, null, 0, 0, "", "", 0, 0, 0, -1, -1, s.build());
+        return new ObjectExplanation(address, null, nearest, null, 0, 0, "", "", 0, 0, 0, -1, -1, s.build(), null);
     }
 
     private static long distance(Region r, long address) {
@@ -135,7 +135,7 @@ public final class ObjectExplainer {
                     region.mem(), address, walked.before(), walked.next() < 0 ? "the region's end" : FieldReader.hex(walked.next()));
         }
         return new ObjectExplanation(address, region, null, context, 0, 0, "", "", 0, 0, walked.next() < 0 ? region.end() : walked.next(),
-                -1, walked.next(), s.build());
+                -1, walked.next(), s.build(), null);
     }
 
     private AllocContextInfo contextHolding(Region region, long address) {
@@ -205,7 +205,18 @@ public final class ObjectExplainer {
             s.note("the walker's next object is at %s", walkerNext < 0 ? "none" : FieldReader.hex(walkerNext));
         }
         s.excerpt(excerpt(start, size));
-        return new ObjectExplanation(address, region, null, null, start, mt, kind, type, size, step, next, walked.size(), walkerNext, s.build());
+        return new ObjectExplanation(address, region, null, null, start, mt, kind, type, size, step, next, walked.size(), walkerNext, s.build(),
+                nameChase(mt));
+    }
+
+    /** The name chase of the type (MethodTable → Module → metadata row → string), when names come from metadata. */
+    private ExplainSection nameChase(long mt) {
+        if (mt == heap.freeMethodTable() || names.metadata().isEmpty()) {
+            return null; // the free-object MethodTable has no TypeDef: every reader calls it Free
+        }
+        SectionBuilder s = new SectionBuilder("type name", FieldReader.format("of MethodTable 0x%x, from its module's ECMA-335 metadata", mt));
+        names.metadata().get().chase(mt).forEach(line -> s.note("%s", line));
+        return s.build();
     }
 
     /** Past every allocation context starting where the walk would go on (contexts may chain), as the walker skips them. */

@@ -21,10 +21,11 @@ import io.clrheap.walker.heap.Region;
  * @param walkerSize  the size the walker reported for this object (-1 when it did not visit it)
  * @param walkerNext  the next object the walker visited in this region (-1 when none follows)
  * @param section     the reads and the arithmetic, to print
+ * @param nameChase   how the type's name was found in its module's metadata, to print after; null when not asked
  */
 public record ObjectExplanation(long asked, Region region, Region nearest, AllocContextInfo context, long start, long methodTable,
                                 String kind, String type, long size, long step, long next, long walkerSize, long walkerNext,
-                                ExplainSection section) {
+                                ExplainSection section, ExplainSection nameChase) {
 
     /** Whether an object holds the address. */
     public boolean found() {

@@ -14,6 +14,9 @@ public final class EcmaMetadata {
     public static final int TYPE_DEF = 0x02;
     public static final int TYPE_REF = 0x01;
     public static final int NESTED_CLASS = 0x29;
+    public static final int ASSEMBLY = 0x20;
+    /** Assembly table columns: HashAlgId, Major, Minor, Build, Revision, Flags, PublicKey, Name, Culture (II.22.2). */
+    static final int ASSEMBLY_NAME_COLUMN = 7;
 
     /** A RID is 24 bits (a token's low three bytes). */
     static final int MAX_ROWS = 0xffffff;
@@ -207,6 +210,14 @@ public final class EcmaMetadata {
             throw new MetadataFormatException(tableStart[NESTED_CLASS], "TypeDef row " + rid + " is nested but no NestedClass row names it");
         }
         return new TypeDefName(rid, flags, namespace, name, enclosing);
+    }
+
+    /**
+     * The assembly's simple name (the Assembly table's one row, II.22.2), empty for a module without one: what the
+     * DAC qualifies a generic argument with ({@code [System.String, System.Private.CoreLib]}).
+     */
+    public String assemblyName() {
+        return rows[ASSEMBLY] == 0 ? "" : string(cell(ASSEMBLY, 1, ASSEMBLY_NAME_COLUMN));
     }
 
     /** TypeRef row {@code rid}: namespace and name (its ResolutionScope is not followed). */

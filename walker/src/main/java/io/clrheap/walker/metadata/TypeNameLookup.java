@@ -3,8 +3,13 @@ package io.clrheap.walker.metadata;
 /** The answer of {@link MethodTableNames#lookup}: a name, or why there is none and where that was found. */
 public sealed interface TypeNameLookup {
 
-    /** @param name the runtime's spelling, e.g. {@code System.Collections.Generic.Dictionary`2[System.String,System.Object]} */
-    record Named(String name) implements TypeNameLookup {
+    /**
+     * @param name         the DAC's spelling, as SOS prints it, e.g.
+     *                     {@code System.Collections.Generic.Dictionary`2[[System.String, System.Private.CoreLib],[System.Object, System.Private.CoreLib]]}
+     * @param bulkTypeName the spelling of the runtime's GCBulkType events (a heap snapshot's {@code live-objects.txt}),
+     *                     e.g. {@code System.Collections.Generic.Dictionary`2[System.String,System.Object]}
+     */
+    record Named(String name, String bulkTypeName) implements TypeNameLookup {
     }
 
     /**

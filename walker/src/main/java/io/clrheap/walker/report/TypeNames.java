@@ -7,13 +7,19 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import io.clrheap.walker.metadata.MethodTableNames;
+import io.clrheap.walker.metadata.ModuleMetadata;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Type names by MethodTable, for dumps that do not carry them. Read from a text file of {@code mt type} lines or
- * of {@code address size mt type} lines (the runtime heap snapshot's {@code live-objects.txt}); {@code #} starts
- * a comment line.
+ * Type names by MethodTable, from one or more sources asked in order: the ECMA-335 metadata of the modules in the
+ * dump ({@link MethodTableNames}, the DAC's spelling, which SOS prints), then names a dump carries (a clrheap
+ * fixture's name note) or a file gives ({@code --names}): {@code mt type} lines or {@code address size mt type} lines
+ * (the runtime heap snapshot's {@code live-objects.txt}); {@code #} starts a comment line.
  *
  * <p>Held compactly ({@link TypeNameTable}): one sorted {@code long[]} of MethodTables and one UTF-8 blob, one name
  * per MethodTable however often a list repeats it; a {@link String} is made when a name is asked for. A file is read
@@ -22,12 +28,56 @@ import java.util.Optional;
  */
 public final class TypeNames {
 
-    private static final TypeNames NONE = new TypeNames(TypeNameTable.empty());
+    /** The most modules {@link #missingMetadataNote} names one by one. */
+    static final int MODULES_NAMED = 5;
 
+    private static final TypeNames NONE = new TypeNames(null, TypeNameTable.empty(), null);
+
+    private final MethodTableNames metadata; // null: no metadata source
     private final TypeNameTable names;
+    private final TypeNames next;            // asked when neither of these names a MethodTable; null at the end
+    private final Set<Long> unknown = ConcurrentHashMap.newKeySet(); // MethodTables display() printed by address
+
+    private TypeNames(MethodTableNames metadata, TypeNameTable names, TypeNames next) {
+        this.metadata = metadata;
+        this.names = names;
+        this.next = next;
+    }
 
     private TypeNames(TypeNameTable names) {
-        this.names = names;
+        this(null, names, null);
+    }
+
+    /** Names read from the metadata of the modules in the dump ({@code metadata}), and nothing else. */
+    public static TypeNames fromMetadata(MethodTableNames metadata) {
+        return new TypeNames(metadata, TypeNameTable.empty(), null);
+    }
+
+    /**
+     * These names, then {@code fallback}'s for the MethodTables these do not name (e.g. the metadata of the dump, then
+     * a names file for the modules whose images the dump lacks).
+     */
+    public TypeNames orElse(TypeNames fallback) {
+        if (fallback == null || fallback == NONE) {
+            return this;
+        }
+        if (this == NONE) {
+            return fallback;
+        }
+        return new TypeNames(metadata, names, next == null ? fallback : next.orElse(fallback));
+    }
+
+    /** The metadata source, when these names read the dump's metadata. */
+    public Optional<MethodTableNames> metadata() {
+        return Optional.ofNullable(metadata).or(() -> next == null ? Optional.empty() : next.metadata());
+    }
+
+    /**
+     * The modules reached while naming whose metadata is not in the dump (trimmed dumps drop read-only file mappings):
+     * their types are named by a later source, or print as {@code Unknown}.
+     */
+    public List<ModuleMetadata> modulesWithoutMetadata() {
+        return metadata().map(m -> m.modules().stream().filter(x -> !x.found()).toList()).orElse(List.of());
     }
 
     public static TypeNames none() {
@@ -57,15 +107,54 @@ public final class TypeNames {
     }
 
     public Optional<String> name(long methodTable) {
-        return Optional.ofNullable(names.name(methodTable));
+        return Optional.ofNullable(nameOrNull(methodTable));
     }
 
+    private String nameOrNull(long methodTable) {
+        if (metadata != null) {
+            String n = metadata.lookup(methodTable).nameOrNull();
+            if (n != null) {
+                return n;
+            }
+        }
+        String n = names.name(methodTable);
+        return n != null || next == null ? n : next.nameOrNull(methodTable);
+    }
+
+    /**
+     * What a user should know about the names printed so far, once, or empty: which modules' images the dump lacks
+     * (their types print by MethodTable unless a names file names them), e.g. {@code type names: 2 modules have no
+     * metadata in the dump, 5 types print as Unknown (--names FILE names them): System.Private.CoreLib.dll (module
+     * 0x7f…: 8 bytes at 0x7f… are not in core: …), …}.
+     */
+    public Optional<String> missingMetadataNote() {
+        List<ModuleMetadata> missing = modulesWithoutMetadata();
+        if (missing.isEmpty()) {
+            return Optional.empty();
+        }
+        StringBuilder s = new StringBuilder("type names: ").append(missing.size()).append(missing.size() == 1 ? " module has" : " modules have")
+                .append(" no metadata in the dump");
+        s.append(unknown.isEmpty() ? " (another source named their types)"
+                : ", " + unknown.size() + (unknown.size() == 1 ? " type prints" : " types print") + " as Unknown (--names FILE names them)");
+        String separator = ": ";
+        for (ModuleMetadata m : missing.subList(0, Math.min(missing.size(), MODULES_NAMED))) {
+            s.append(separator).append(m.file().isEmpty() ? "?" : m.file()).append(String.format(" (module 0x%x: %s)", m.module(), m.problem()));
+            separator = "; ";
+        }
+        if (missing.size() > MODULES_NAMED) {
+            s.append("; and ").append(missing.size() - MODULES_NAMED).append(" more");
+        }
+        return Optional.of(s.toString());
+    }
+
+    /** True when no source can name anything: no metadata and no names given. */
     public boolean isEmpty() {
-        return size() == 0;
+        return metadata == null && names.isEmpty() && (next == null || next.isEmpty());
     }
 
+    /** How many MethodTables the given names (not the metadata) name. */
     public int size() {
-        return names.size();
+        return names.size() + (next == null ? 0 : next.size());
     }
 
     /** The name to print: the known name, {@code Free} for the free-object MethodTable, else the MethodTable. */
@@ -73,7 +162,11 @@ public final class TypeNames {
         if (methodTable == freeMethodTable) {
             return "Free";
         }
-        String n = names.name(methodTable);
-        return n != null ? n : String.format("Unknown (MethodTable: 0x%x)", methodTable);
+        String n = nameOrNull(methodTable);
+        if (n == null) {
+            unknown.add(methodTable);
+            return String.format("Unknown (MethodTable: 0x%x)", methodTable);
+        }
+        return n;
     }
 }
