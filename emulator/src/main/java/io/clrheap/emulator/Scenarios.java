@@ -103,6 +103,26 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("System.Double[,,]", 20, Step.Lengths.uniform(1, 60), Step.Where.GEN2, -1, 0))
                 .allocate(new Step.Allocate("Shop.Money", 500, Step.Lengths.fixed(0), Step.Where.POH, -1, 0))
                 .build());
+        // names the runtime composes from metadata (docs/reference/type-names.md): nesting, element-only types, arrays of arrays
+        add(e.toBuilder().name("type-names")
+                .description("type names from metadata: nested types (Outer+Inner, two deep, one in System), arrays of a nested and of an element-only type, a jagged array, T[*]")
+                .type(TypeDef.ofClass("Shop.Cart", 32, 1))
+                .type(TypeDef.ofClass("Shop.Cart+Line", 40, 1))
+                .type(TypeDef.boxed("Shop.Cart+Line+Note", 24))
+                .type(TypeDef.referenceArray("Shop.Cart+Line[]"))
+                .type(TypeDef.arrayOf("Shop.Tag[]", 12))
+                .type(TypeDef.referenceArray("System.Int32[][]"))
+                .type(TypeDef.mdArray("System.Int64[*]", 8, 1))
+                .type(TypeDef.boxed("System.Environment+SpecialFolder", 24))
+                .allocate(new Step.Allocate("Shop.Cart", 40, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Shop.Cart+Line", 60, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Shop.Cart+Line+Note", 30, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("Shop.Cart+Line[]", 20, Step.Lengths.uniform(0, 8), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Shop.Tag[]", 20, Step.Lengths.uniform(0, 10), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Int32[][]", 10, Step.Lengths.uniform(0, 5), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("System.Int64[*]", 10, Step.Lengths.uniform(1, 6), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Environment+SpecialFolder", 10, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .build());
         add(d.toBuilder().name("huge-loh").description("an LOH object larger than a 32 MiB large region: it gets a region of its own, several large regions long")
                 .allocate(new Step.Allocate("System.Byte[]", 1, Step.Lengths.fixed(40L << 20), Step.Where.LOH, 0, 0))
                 .build());

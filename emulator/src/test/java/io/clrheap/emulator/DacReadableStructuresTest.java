@@ -142,32 +142,63 @@ class DacReadableStructuresTest {
     }
 
     /**
-     * GetMethodTableName follows MethodTable -> Module -> PEAssembly -> PEImage without a check (request.cpp): the
-     * Module names the PEAssembly it was loaded from, which names a PEImage with the assembly's file name. The image is not
-     * mapped (no layout), so the DAC finds no metadata and fails the call rather than reading through NULL.
+     * GetMethodTableName follows MethodTable -> Module -> PEAssembly -> PEImage -> loaded layout -> CLI header ->
+     * metadata without a check (request.cpp): each of the two Modules (CoreLib's, under System.Object; the scenario
+     * assembly's, under Node) names the PEAssembly it was loaded from, whose PEImage has the assembly's file name and a
+     * loaded layout over the image mapped from that file, with its cached NT and CLI headers, its vtable the one
+     * g_dacTable names where the profile has it, and Module.Base (9, 10) its base.
      */
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("processes")
-    void everyModuleNamesTheFileItWasLoadedFromAnUnmappedImageOfCoreLib(String name, RuntimeVersion v, GcFlavor gc) {
+    void everyModuleNamesTheFileItWasLoadedFromAndItsMappedImage(String name, RuntimeVersion v, GcFlavor gc) {
         EmulatedRuntime runtime = build(name, v, gc);
         var memory = runtime.memory();
         RuntimeLayout layout = runtime.layout();
-        long object = memory.readLong(dacVariable(runtime, "g_pObjectClass"));
-        long module = memory.readLong(object + layout.offset("MethodTable", "Module"));
-        long assembly = memory.readLong(module + layout.offset("Module", "PEAssembly"));
-        assertThat(assembly).as("Module.PEAssembly").isNotZero();
-        long vtable = memory.readLong(assembly + layout.offset("PEAssembly", "VTable"));
-        assertThat(vtable).as("PEAssembly's vtable lies in the runtime module")
-                .isBetween(runtime.module().base(), runtime.module().base() + runtime.module().size());
-        long image = memory.readLong(assembly + layout.offset("PEAssembly", "PEImage"));
-        assertThat(image).as("PEAssembly.PEImage").isNotZero();
-        long path = image + layout.offset("PEImage", "Path");
-        int bytes = memory.readInt(path + layout.offset("SString", "Size"));
-        byte[] chars = new byte[bytes - 2];
-        memory.read(memory.readLong(path + layout.offset("SString", "Buffer")), chars, 0, chars.length);
-        assertThat(new String(chars, java.nio.charset.StandardCharsets.UTF_16LE)).isEqualTo("System.Private.CoreLib.dll");
-        assertThat(memory.readLong(image + layout.offset("PEImage", "LoadedLayout"))).as("no loaded layout").isZero();
-        assertThat(memory.readLong(image + layout.offset("PEImage", "FlatLayout"))).as("no flat layout").isZero();
-        assertThat(layout.type("PEImage").size().orElseThrow()).isEqualTo(v == RuntimeVersion.NET10 ? 0x98 : 0x88);
+        long nodeType = -1;
+        for (var e : runtime.typeNames().entrySet()) {
+            if (e.getValue().equals(TypeDef.NODE.name())) {
+                nodeType = e.getKey();
+            }
+        }
+        Map<Long, String> files = new java.util.LinkedHashMap<>();
+        files.put(memory.readLong(dacVariable(runtime, "g_pObjectClass")), io.clrheap.emulator.types.AssemblyPlan.CORE_LIB + ".dll");
+        files.put(nodeType, runtime.scenario().name() + ".dll");
+        List<Long> modules = new ArrayList<>();
+        for (var e : files.entrySet()) {
+            long module = memory.readLong(e.getKey() + layout.offset("MethodTable", "Module"));
+            modules.add(module);
+            long assembly = memory.readLong(module + layout.offset("Module", "PEAssembly"));
+            assertThat(assembly).as("Module.PEAssembly").isNotZero();
+            long vtable = memory.readLong(assembly + layout.offset("PEAssembly", "VTable"));
+            assertThat(vtable).as("PEAssembly's vtable lies in the runtime module")
+                    .isBetween(runtime.module().base(), runtime.module().base() + runtime.module().size());
+            long image = memory.readLong(assembly + layout.offset("PEAssembly", "PEImage"));
+            assertThat(image).as("PEAssembly.PEImage").isNotZero();
+            long path = image + layout.offset("PEImage", "Path");
+            int bytes = memory.readInt(path + layout.offset("SString", "Size"));
+            byte[] chars = new byte[bytes - 2];
+            memory.read(memory.readLong(path + layout.offset("SString", "Buffer")), chars, 0, chars.length);
+            assertThat(new String(chars, java.nio.charset.StandardCharsets.UTF_16LE)).isEqualTo(e.getValue());
+            assertThat(memory.readLong(image + layout.offset("PEImage", "FlatLayout"))).as("no flat layout").isZero();
+            long loaded = memory.readLong(image + layout.offset("PEImage", "LoadedLayout"));
+            assertThat(loaded).as("a loaded layout").isNotZero();
+            long base = memory.readLong(loaded + layout.offset("PEImageLayout", "Base"));
+            assertThat(memory.readShort(base)).as("MZ at the image base").isEqualTo((short) 0x5a4d);
+            long nt = base + memory.readInt(base + 0x3c);
+            assertThat(memory.readLong(loaded + layout.offset("PEImageLayout", "NTHeaders"))).isEqualTo(nt);
+            assertThat(memory.readInt(nt)).as("PE signature").isEqualTo(0x4550);
+            long cor = memory.readLong(loaded + layout.offset("PEImageLayout", "CorHeader"));
+            assertThat(memory.readInt(cor)).as("IMAGE_COR20_HEADER.cb").isEqualTo(72);
+            assertThat(memory.readInt(base + memory.readInt(cor + 8))).as("BSJB").isEqualTo(0x424A5342);
+            assertThat(memory.readLong(loaded + layout.offset("PEImageLayout", "Owner"))).isEqualTo(image);
+            if (layout.primaryBuild().dacTable().entries().containsKey("LoadedImageLayout__vtAddr")) {
+                assertThat(memory.readLong(loaded + layout.offset("PEImageLayout", "VTable"))).isEqualTo(dacVariable(runtime, "LoadedImageLayout__vtAddr"));
+            }
+            layout.type("Module").findField("Base").ifPresent(f -> assertThat(memory.readLong(module + f.offset())).as("Module.Base").isEqualTo(base));
+            assertThat(runtime.mappings()).as("the image is mapped from its file")
+                    .anyMatch(m -> m.start() == base && m.fileOffset() == 0 && m.path().equals(e.getValue()));
+        }
+        assertThat(modules).doesNotHaveDuplicates();
+        assertThat(runtime.mappings().get(0).start()).as("the runtime module's mappings come first").isEqualTo(runtime.module().base());
     }
 }

@@ -10,7 +10,7 @@ import java.util.Locale;
  * the MethodTable (gcdesc.h).
  *
  * @param name          the type name, e.g. {@code MyApp.Order}: {@code [Namespace.]Name(+Nested)*} and, for arrays, the
- *                      suffix of the shape ({@code []}, {@code [,]}…) after the element's name ({@link TypeName})
+ *                      suffix of the shape ({@code []}; {@code [*]}, {@code [,]}… by rank) after the element's name ({@link TypeName})
  * @param shape         class, boxed value, string, array (of values or of references), multi-dimensional array
  * @param baseSize      BaseSize: the object's size without components, header word included
  * @param componentSize bytes per element (arrays, strings), else 0
@@ -119,17 +119,14 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
         }
         // the name must compose back from metadata exactly (TypeName), and its array suffix must be the shape's
         TypeName parsed = TypeName.parse(name);
-        int expectedRank = switch (shape) {
-            case ARRAY, REFERENCE_ARRAY -> 1;
-            case MD_ARRAY -> rank;
-            default -> 0;
+        String suffix = switch (shape) {
+            case ARRAY, REFERENCE_ARRAY -> TypeName.SZ_ARRAY;
+            case MD_ARRAY -> TypeName.mdArraySuffix(rank);
+            default -> "";
         };
-        if (shape == Shape.MD_ARRAY && rank < 2) {
-            throw new IllegalArgumentException(name + ": a multi-dimensional array of rank 1 (the runtime names it T[*]) is not emulated; rank 2 to 32");
-        }
-        if (parsed.rank() != expectedRank) {
-            throw new IllegalArgumentException(name + ": a " + shape.id() + (expectedRank == 0 ? " has no array suffix in its name"
-                    : " of rank " + expectedRank + " is named with the suffix [" + ",".repeat(expectedRank - 1) + "]"));
+        if (!parsed.lastSuffix().equals(suffix)) {
+            throw new IllegalArgumentException(name + ": a " + shape.id() + (suffix.isEmpty() ? " has no array suffix in its name"
+                    : (shape == Shape.MD_ARRAY ? " of rank " + rank : "") + " is named with the suffix " + suffix + " after its element's name"));
         }
     }
 

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A type name as the runtime prints it and as a scenario may use it: {@code [Namespace.]Name(+Nested)*} followed by
- * array suffixes ({@code []} for a single-dimensional array, {@code [,]}, {@code [,,]}… for rank 2, 3…). The emulator
+ * array suffixes ({@code []} for a single-dimensional array, {@code [*]} for a multi-dimensional array of rank 1,
+ * {@code [,]}, {@code [,,]}… for rank 2, 3…; TypeNameBuilder::AddArray in typestring.cpp). The emulator
  * gives each such name a TypeDef (and NestedClass rows) in ECMA-335 metadata, and the runtime composes the name back
  * from them (docs/reference/type-names.md, "In the emulator"): namespace and name of the outermost type joined by
  * {@code .}, nested types by {@code +}, the array suffixes after the element's name.
@@ -18,9 +19,17 @@ import java.util.List;
  *
  * @param namespace the namespace of the outermost type: everything before the last {@code .} of its name ("" for none)
  * @param nesting   the type names from the outermost to the type itself (one for a type that is not nested)
- * @param suffixes  the array ranks, innermost element first: {@code System.Int32[][,]} has [1, 2] (0 = none)
+ * @param suffixes  the array suffixes, innermost element first: {@code System.Int32[][,]} has {@code [], [,]}
  */
-public record TypeName(String namespace, List<String> nesting, List<Integer> suffixes) {
+public record TypeName(String namespace, List<String> nesting, List<String> suffixes) {
+
+    /** The suffix of a single-dimensional, zero-based array. */
+    public static final String SZ_ARRAY = "[]";
+
+    /** The suffix of a multi-dimensional array of {@code rank}: {@code [*]} for rank 1, else a comma between dimensions. */
+    public static String mdArraySuffix(int rank) {
+        return rank == 1 ? "[*]" : "[" + ",".repeat(rank - 1) + "]";
+    }
 
     /** The characters the runtime's printer escapes (TypeNameBuilder::EscapeName's list: {@code ,[]&*+\}). */
     static final String ESCAPED = ",[]&*+\\";
@@ -37,14 +46,14 @@ public record TypeName(String namespace, List<String> nesting, List<Integer> suf
      */
     public static TypeName parse(String name) {
         String rest = name;
-        List<Integer> ranks = new ArrayList<>();
+        List<String> ranks = new ArrayList<>();
         while (rest.endsWith("]")) {
             int open = rest.lastIndexOf('[');
             String inside = open < 0 ? "?" : rest.substring(open + 1, rest.length() - 1);
-            if (open <= 0 || !inside.chars().allMatch(c -> c == ',')) {
-                throw refused(name, "an array suffix is [] or [,], [,,]… (generic instantiations and [*] are not emulated)");
+            if (open <= 0 || !(inside.equals("*") || inside.chars().allMatch(c -> c == ','))) {
+                throw refused(name, "an array suffix is [], [*] or [,], [,,]… (generic instantiations are not emulated)");
             }
-            ranks.add(0, inside.length() + 1);
+            ranks.add(0, rest.substring(open));
             rest = rest.substring(0, open);
         }
         String[] parts = rest.split("\\+", -1);
@@ -56,7 +65,7 @@ public record TypeName(String namespace, List<String> nesting, List<Integer> suf
                 int dot = part.lastIndexOf('.');
                 namespace = dot < 0 ? "" : part.substring(0, dot);
                 part = part.substring(dot + 1);
-                for (String segment : namespace.isEmpty() ? new String[0] : namespace.split("\\.", -1)) {
+                for (String segment : dot < 0 ? new String[0] : namespace.split("\\.", -1)) {
                     check(name, segment, "namespace part");
                 }
             } else if (part.contains(".")) {
@@ -90,9 +99,9 @@ public record TypeName(String namespace, List<String> nesting, List<Integer> suf
         return !suffixes.isEmpty();
     }
 
-    /** The rank of the outermost array suffix (0 when it is not an array). */
-    public int rank() {
-        return suffixes.isEmpty() ? 0 : suffixes.get(suffixes.size() - 1);
+    /** The outermost array suffix ("" when it is not an array). */
+    public String lastSuffix() {
+        return suffixes.isEmpty() ? "" : suffixes.get(suffixes.size() - 1);
     }
 
     /** The name of the type without any array suffix: the innermost element of an array, the type itself otherwise. */
