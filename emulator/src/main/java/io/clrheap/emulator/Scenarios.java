@@ -31,7 +31,7 @@ public final class Scenarios {
         Scenario d = Scenario.defaultScenario(RuntimeVersion.NET8, GcFlavor.SERVER);
         add(d);
         // each edge case of §1-42 sits in a third of the default's mixed population: a real-looking heap around it, small
-        // enough that the committed golden corpus (216 fixtures, golden/synthetic) stays compact
+        // enough that the committed golden corpus (222 fixtures, golden/synthetic) stays compact
         Scenario e = d.toBuilder().objects(1000, 500, 800, 6, 12).build();
         add(edge(e, "min-object", "§1: a System.Object, the minimum object of 24 bytes", Feature.MIN_OBJECT));
         add(edge(e, "empty-string", "§2: the empty string: reported 22 bytes, stepped 24", Feature.EMPTY_STRING));
