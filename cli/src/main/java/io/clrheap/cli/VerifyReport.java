@@ -1,5 +1,7 @@
 package io.clrheap.cli;
 
+import io.clrheap.walker.report.TypeNames;
+import java.util.stream.LongStream;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,8 +20,8 @@ final class VerifyReport {
     private VerifyReport() {
     }
 
-    static int run(PrintWriter out, boolean json, HandleTableWalker handles, HeapWalker walker, DiscoveredHeap heap, int parallel)
-            throws InterruptedException {
+    static int run(PrintWriter out, boolean json, HandleTableWalker handles, HeapWalker walker, DiscoveredHeap heap, TypeNames names,
+                   int parallel) throws InterruptedException {
         ProblemCollector all = new ProblemCollector();
         heap.problems().forEach(all::problem);
         // the handle tables too: a handle is a root, and a chain of their segments can loop like a region list
@@ -31,6 +33,14 @@ final class VerifyReport {
         }
         handles.problems().forEach(all::problem);
         walker.walkRegions(ProblemCollector::new, all::merge, parallel);
+        // the types too: a module whose metadata is corrupt cannot name them (a trimmed dump's missing image is no problem)
+        LongStream.Builder methodTables = LongStream.builder();
+        all.forEachMethodTable(mt -> {
+            if (mt != heap.freeMethodTable()) {
+                methodTables.add(mt);
+            }
+        });
+        names.metadataProblems(methodTables.build().sorted()).forEach(all::problem);
         if (json) {
             ObjectNode root = JsonNodeFactory.instance.objectNode();
             root.put("objects", all.objects());

@@ -310,7 +310,7 @@ final class WalkCommand implements Callable<Integer> {
             return HandleReport.print(out, json, session.handleTables());
         }
         if (report.verify) {
-            return VerifyReport.run(out, json, session.handleTables(), walker, heap, parallel);
+            return VerifyReport.run(out, json, session.handleTables(), walker, heap, typeNames, parallel);
         }
         return stat(out, err, walker, heap, typeNames);
     }

@@ -1,5 +1,12 @@
 package io.clrheap.generator.answer;
 
+import io.clrheap.walker.metadata.TypeNameLookup;
+import io.clrheap.walker.report.TypeNames;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.heap.Region;
@@ -13,7 +20,7 @@ import java.util.List;
 /**
  * Walks a dump and compares what the walker finds with an answer key's {@code objects.tsv}, both in address order
  * ({@link ObjectKeyComparison}): every object the key lists must be found with its MethodTable and size, and nothing
- * else.
+ * else; and every type of the key must be named so by the dump's metadata.
  */
 public final class AnswerKeyCheck {
 
@@ -25,18 +32,63 @@ public final class AnswerKeyCheck {
      * @param expected    objects the answer key lists
      * @param differences how many objects differ (missing, extra, or another MethodTable or size)
      * @param problems    problems the reader reported
+     * @param names       types the dump's metadata names otherwise than the key (or cannot name); 0 when not checked
      * @param first       the first differences and problems, one line each
      */
-    public record Result(long objects, long bytes, long expected, long differences, long problems, List<String> first) {
+    public record Result(long objects, long bytes, long expected, long differences, long problems, long names, List<String> first) {
         public boolean agrees() {
-            return differences == 0 && problems == 0 && objects == expected;
+            return differences == 0 && problems == 0 && names == 0 && objects == expected;
+        }
+
+        /** This result with the type-name check's differences added. */
+        Result withNames(long wrongNames, List<String> lines) {
+            List<String> all = new ArrayList<>(first);
+            lines.stream().limit(Math.max(0, FIRST_LINES - all.size())).forEach(all::add);
+            return new Result(objects, bytes, expected, differences, problems, wrongNames, List.copyOf(all));
         }
     }
+
+    /** The most difference lines a result keeps. */
+    static final int FIRST_LINES = 20;
+    /** A row of dumpheap-stat.txt: MethodTable (hex), count, total size, name. */
+    private static final Pattern STAT_ROW = Pattern.compile("^\\s*([0-9a-f]{1,16})\\s+[0-9,]+\\s+[0-9,]+\\s(.+)$");
 
     private AnswerKeyCheck() {
     }
 
-    /** Walks {@code dump}'s heap and compares every object with {@code answerDir}'s {@code objects.tsv}. */
+    /** Adds to {@code result} every type of the key's dumpheap-stat.txt the dump's metadata names otherwise (or not at all). */
+    private static Result checkNames(DumpSession dump, Path answerDir, Result result) throws IOException {
+        Path stat = answerDir.resolve("dumpheap-stat.txt");
+        if (!Files.isRegularFile(stat)) {
+            return result;
+        }
+        TypeNames names = dump.metadataTypeNames();
+        long free = dump.heap().freeMethodTable();
+        long wrong = 0;
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(stat, StandardCharsets.UTF_8)) {
+            Matcher row = STAT_ROW.matcher(line);
+            if (!row.matches() || line.startsWith("Total ")) {
+                continue;
+            }
+            long mt = Long.parseUnsignedLong(row.group(1), 16);
+            String got = names.display(mt, free);
+            if (!got.equals(row.group(2))) {
+                wrong++;
+                if (lines.size() < FIRST_LINES) {
+                    lines.add(String.format("type name of MethodTable 0x%x: the key says %s, the dump's metadata %s%s", mt, row.group(2), got,
+                            names.metadata().map(m -> m.lookup(mt) instanceof TypeNameLookup.Unnamed u ? " (" + u.reason() + ")" : "").orElse("")));
+                }
+            }
+        }
+        return result.withNames(wrong, lines);
+    }
+
+    /**
+     * Walks {@code dump}'s heap and compares every object with {@code answerDir}'s {@code objects.tsv}; then names every
+     * type of the key's {@code dumpheap-stat.txt} from the dump's metadata alone (not the names the file carries) and
+     * compares the names.
+     */
     public static Result check(DumpSession dump, Path answerDir) throws IOException {
         DiscoveredHeap heap = dump.heap();
         try (ObjectKeyComparison comparison = new ObjectKeyComparison(answerDir, ObjectKeyComparison.Mode.EXACT, "the walker")) {
@@ -54,7 +106,7 @@ public final class AnswerKeyCheck {
                         comparison.note("walker problem: " + p.describe());
                     }
                 });
-                return comparison.finish(problems[0] + heap.problems().size());
+                return checkNames(dump, answerDir, comparison.finish(problems[0] + heap.problems().size()));
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }

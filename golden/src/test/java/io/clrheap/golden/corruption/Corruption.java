@@ -12,6 +12,8 @@ import io.clrheap.walker.heap.AllocContextInfo;
 import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.heap.SegmentKind;
 import io.clrheap.walker.heap.ProblemKind;
+import io.clrheap.walker.metadata.EcmaMetadata;
+import io.clrheap.walker.metadata.MethodTableNames;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -253,6 +255,28 @@ enum Corruption {
             return Optional.of(Damage.problem(f.patch().putLong(last + next, first).writeTo(out), ProblemKind.HANDLE_TABLE_CYCLE, first, NOTHING));
         }
     },
+    METADATA_TABLE_ROWS("the TypeDef row count in the scenario assembly's metadata table stream says 2^31 rows",
+            "`CORRUPT_METADATA` at the row count", "every object (the assembly's types print by MethodTable)") {
+        @Override
+        Optional<Damage> apply(Fixture f, Path out) throws IOException {
+            EcmaMetadata md = userMetadata(f);
+            // the #~ header's row counts follow its 24 bytes in table order; TypeDef (0x02) is the third present table
+            long count = rowCountAddress(f, md, EcmaMetadata.TYPE_DEF);
+            return Optional.of(Damage.problem(f.patch().putInt(count, Integer.MAX_VALUE).writeTo(out), ProblemKind.CORRUPT_METADATA, count, NOTHING));
+        }
+    },
+    METADATA_STRING_INDEX("a TypeDef row's TypeName indexes past the end of the #Strings heap",
+            "`CORRUPT_METADATA` at the TypeName cell", "every object (that type prints by MethodTable)") {
+        @Override
+        Optional<Damage> apply(Fixture f, Path out) throws IOException {
+            EcmaMetadata md = userMetadata(f);
+            long cell = md.cellAddress(EcmaMetadata.TYPE_DEF, userTypeRid(f), 1);
+            // a 2- or 4-byte index: all ones is past any heap a fixture has, whichever width the tables use
+            Fixture.Patch patch = f.patch();
+            patch.putByte(cell, (byte) 0xff).putByte(cell + 1, (byte) 0xff);
+            return Optional.of(Damage.problem(patch.writeTo(out), ProblemKind.CORRUPT_METADATA, cell, NOTHING));
+        }
+    },
     BUNDLE_PATH_ESCAPE("a bundle entry is named ../escaped.txt",
             "refused at open (exit 3), naming the entry", "nothing: the bundle is refused before anything is extracted") {
         @Override
@@ -313,6 +337,31 @@ enum Corruption {
             rows.add("| `" + c.name() + "` | " + c.description + " | " + c.reported + " | " + c.recovered + " |");
         }
         return rows;
+    }
+
+    /** A user type of the fixture (not System.*): its MethodTable, whose module is the scenario's assembly. */
+    private static long userType(Fixture f) {
+        return f.objects.stream().filter(o -> o.kind().equals("object") && !o.type().startsWith("System.") && !o.type().endsWith("]"))
+                .findFirst().orElseThrow(() -> new IllegalStateException("the corruption cannot be planted: no user type")).mt();
+    }
+
+    private static int userTypeRid(Fixture f) {
+        return (int) (f.target.memory().readU32(userType(f) + f.target.layout().offset("MethodTable", "MTFlags2"))
+                >>> f.target.layout().constant("method_table.flags2.token_shift"));
+    }
+
+    /** The metadata of the scenario's assembly, found by the walker's reader (MethodTable → Module → image → root). */
+    private static EcmaMetadata userMetadata(Fixture f) {
+        MethodTableNames names = new MethodTableNames(f.target.memory(), f.target.layout());
+        long module = f.target.memory().readPointer(userType(f) + f.target.layout().offset("MethodTable", "Module"));
+        return EcmaMetadata.read(f.target.memory(), names.module(module).location().root());
+    }
+
+    /** Where the #~ stream's row count of {@code table} lies: after its 24-byte header, one u32 per present table. */
+    private static long rowCountAddress(Fixture f, EcmaMetadata md, int table) {
+        long tables = md.tablesStream();
+        long valid = f.target.memory().readLong(tables + 8);
+        return tables + 24 + 4L * Long.bitCount(valid & ((1L << table) - 1));
     }
 
     private static GcDacVars vars(Fixture f) {

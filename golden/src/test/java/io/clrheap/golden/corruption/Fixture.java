@@ -182,6 +182,11 @@ final class Fixture implements AutoCloseable {
             return this;
         }
 
+        Patch putByte(long address, byte value) {
+            bytes[Math.toIntExact(fileOffset(address))] = value;
+            return this;
+        }
+
         Patch zero(long address, int length) {
             int at = Math.toIntExact(fileOffset(address));
             java.util.Arrays.fill(bytes, at, at + length, (byte) 0);

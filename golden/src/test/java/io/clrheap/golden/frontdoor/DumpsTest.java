@@ -73,15 +73,31 @@ class DumpsTest {
     }
 
     @Test
-    void aRealXzCoreOpensAsAnElfCoreWithNoTypeNames() throws Exception {
+    void aRealXzCoreOpensAsAnElfCoreWhoseTrimmedModulesNameNothing() throws Exception {
         // tests run in the golden module's folder, where the real dumps are
         try (DumpSession dump = Dumps.open(Path.of("real", "net9-wks", "core.xz"))) {
             assertThat(dump.format()).isEqualTo("ELF core");
             assertThat(dump.target().version()).isEqualTo("9.0.1");
             assertThat(dump.target().gc()).isEqualTo(GcFlavor.WORKSTATION);
-            assertThat(dump.typeNames().isEmpty()).isTrue();
+            assertThat(dump.typeNames().size()).as("no names carried by the file").isZero();
             assertThat(dump.heap().regionsByAddress()).isNotEmpty();
             assertThat(dump.heap().problems()).isEmpty();
+            // names come from metadata, which this trimmed dump lacks: nothing is named, and the modules say why
+            long free = dump.heap().freeMethodTable();
+            long string = dump.target().globalPointer("g_pStringClass");
+            assertThat(dump.typeNames().name(string)).isEmpty();
+            assertThat(dump.typeNames().display(free, free)).isEqualTo("Free");
+            assertThat(dump.typeNames().modulesWithoutMetadata()).extracting(m -> m.file()).contains("System.Private.CoreLib.dll");
+        }
+    }
+
+    @Test
+    void aRealCoreWithItsImagesNamesTypesFromMetadata() throws Exception {
+        try (DumpSession dump = Dumps.open(Path.of("real", "net9-withheap", "core.xz"))) {
+            long string = dump.target().globalPointer("g_pStringClass");
+            assertThat(dump.typeNames().name(string)).contains("System.String");
+            assertThat(dump.metadataTypeNames().name(string)).contains("System.String");
+            assertThat(dump.typeNames().modulesWithoutMetadata()).isEmpty();
         }
     }
 

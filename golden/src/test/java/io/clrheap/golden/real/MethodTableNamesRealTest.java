@@ -85,6 +85,7 @@ class MethodTableNamesRealTest {
             TypeNameLookup got = names.lookup(mt);
             assertThat(got).as("0x%x", mt).isInstanceOf(TypeNameLookup.Unnamed.class);
             assertThat(((TypeNameLookup.Unnamed) got).reason()).contains("has no metadata in the dump");
+            assertThat(((TypeNameLookup.Unnamed) got).corrupt()).as("a trimmed image is missing, not corrupt").isFalse();
         }
         assertThat(names.modules()).isNotEmpty().noneMatch(ModuleMetadata::found)
                 .allSatisfy(m -> {
@@ -118,7 +119,9 @@ class MethodTableNamesRealTest {
         TypeNameLookup bad = badString.lookup(string);
         assertThat(bad).isInstanceOf(TypeNameLookup.Unnamed.class);
         assertThat(((TypeNameLookup.Unnamed) bad).reason()).contains("corrupt metadata", "#Strings index");
-        assertThat(((TypeNameLookup.Unnamed) bad).address()).isNotZero();
+        assertThat(((TypeNameLookup.Unnamed) bad).address()).as("the corrupt cell").isEqualTo(nameCell);
+        assertThat(((TypeNameLookup.Unnamed) bad).corrupt()).isTrue();
+        assertThat(((TypeNameLookup.Unnamed) got).corrupt()).isTrue();
 
         assertThat(clean.lookup(string).nameOrNull()).isEqualTo("System.String");
     }

@@ -40,6 +40,8 @@ public enum ProblemKind {
     RECOVERED_REGION("region recovered from the region map"),
     /** A list is broken but the region map cannot be used to recover what it hides (no intact region to locate it, or unreadable). */
     REGION_MAP_UNUSABLE("region map unusable"),
+    /** A module's ECMA-335 metadata (its root, a table, a #Strings entry) is corrupt: its types cannot be named. */
+    CORRUPT_METADATA("corrupt metadata"),
     /** An object's MethodTable word is zero: the walk resyncs. */
     NULL_METHOD_TABLE("null MethodTable"),
     /** An object's MethodTable is unreadable or not plausible: the walk resyncs. */

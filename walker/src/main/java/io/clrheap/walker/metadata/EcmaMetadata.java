@@ -34,6 +34,7 @@ public final class EcmaMetadata {
     private final String version;
     private final long stringsBase;
     private final long stringsSize;
+    private final long tablesStream;
     private final int[] rows = new int[64];
     private final int[][] columns = new int[KNOWN_TABLES][];
     private final int[] rowSize = new int[KNOWN_TABLES];
@@ -87,6 +88,7 @@ public final class EcmaMetadata {
             throw new MetadataFormatException(root, "no #Strings heap");
         }
         this.stringsBase = strings;
+        this.tablesStream = tables;
         this.stringsSize = stringsLength;
         int heapSizes = memory.readU8(tables + 6);
         long valid = memory.readLong(tables + 8);
@@ -150,6 +152,11 @@ public final class EcmaMetadata {
         return version;
     }
 
+    /** The {@code #~} stream's address: its header, then the row counts, then the tables. */
+    public long tablesStream() {
+        return tablesStream;
+    }
+
     public int rowCount(int table) {
         return rows[table];
     }
@@ -164,6 +171,12 @@ public final class EcmaMetadata {
 
     /** Column {@code column} of row {@code rid} (1-based) of {@code table}. */
     public long cell(int table, int rid, int column) {
+        long at = cellAddress(table, rid, column);
+        return columns[table][column] == 2 ? memory.readU16(at) : memory.readU32(at);
+    }
+
+    /** Where column {@code column} of row {@code rid} (1-based) of {@code table} lies. */
+    public long cellAddress(int table, int rid, int column) {
         if (rid < 1 || rid > rows[table]) {
             throw new MetadataFormatException(tableStart[table], String.format("row %d of table 0x%02x: it has %d rows", rid, table, rows[table]));
         }
@@ -172,7 +185,17 @@ public final class EcmaMetadata {
         for (int c = 0; c < column; c++) {
             at += widths[c];
         }
-        return widths[column] == 2 ? memory.readU16(at) : memory.readU32(at);
+        return at;
+    }
+
+    /** The #Strings identifier a cell indexes; an index beyond the heap is reported at the cell. */
+    private String stringCell(int table, int rid, int column, String what) {
+        long index = cell(table, rid, column);
+        if (index >= stringsSize) {
+            throw new MetadataFormatException(cellAddress(table, rid, column), String.format("%s of table 0x%02x row %d: #Strings index %d beyond the heap's %d bytes",
+                    what, table, rid, index, stringsSize));
+        }
+        return string(index);
     }
 
     /** The UTF-8 identifier at {@code index} of the #Strings heap. */
@@ -203,8 +226,8 @@ public final class EcmaMetadata {
     /** TypeDef row {@code rid}: flags, name, namespace and (when nested) its enclosing row. */
     public TypeDefName typeDef(int rid) {
         int flags = (int) cell(TYPE_DEF, rid, 0);
-        String name = string(cell(TYPE_DEF, rid, 1));
-        String namespace = string(cell(TYPE_DEF, rid, 2));
+        String name = stringCell(TYPE_DEF, rid, 1, "TypeName");
+        String namespace = stringCell(TYPE_DEF, rid, 2, "TypeNamespace");
         int enclosing = TypeDefName.nestedVisibility(flags) ? enclosingClass(rid) : 0;
         if (TypeDefName.nestedVisibility(flags) && enclosing == 0) {
             throw new MetadataFormatException(tableStart[NESTED_CLASS], "TypeDef row " + rid + " is nested but no NestedClass row names it");
@@ -217,7 +240,7 @@ public final class EcmaMetadata {
      * DAC qualifies a generic argument with ({@code [System.String, System.Private.CoreLib]}).
      */
     public String assemblyName() {
-        return rows[ASSEMBLY] == 0 ? "" : string(cell(ASSEMBLY, 1, ASSEMBLY_NAME_COLUMN));
+        return rows[ASSEMBLY] == 0 ? "" : stringCell(ASSEMBLY, 1, ASSEMBLY_NAME_COLUMN, "Name");
     }
 
     /** TypeRef row {@code rid}: namespace and name (its ResolutionScope is not followed). */

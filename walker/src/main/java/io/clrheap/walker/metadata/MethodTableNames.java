@@ -105,10 +105,16 @@ public final class MethodTableNames {
     /** A failure with the address it happened at, carried up to {@link #lookup}. */
     private static final class Failure extends RuntimeException {
         final long address;
+        final boolean corrupt;
 
         Failure(long address, String message) {
+            this(address, message, false);
+        }
+
+        Failure(long address, String message, boolean corrupt) {
             super(message, null, false, false);
             this.address = address;
+            this.corrupt = corrupt;
         }
     }
 
@@ -149,7 +155,7 @@ public final class MethodTableNames {
             Resolved r = resolve(methodTable, 0);
             answer = new TypeNameLookup.Named(r.dac(), r.display());
         } catch (Failure f) {
-            answer = new TypeNameLookup.Unnamed(f.address, f.getMessage());
+            answer = new TypeNameLookup.Unnamed(f.address, f.getMessage(), f.corrupt);
         }
         if (answers.size() < MAX_CACHED) {
             answers.put(methodTable, answer); // a listing asks once per object: an answer, named or not, is found once
@@ -270,7 +276,7 @@ public final class MethodTableNames {
         } catch (MissingMemoryException e) {
             throw new Failure(e.address(), "reading type handle 0x" + Long.toHexString(th) + ": " + e.getMessage());
         } catch (MetadataFormatException e) {
-            throw new Failure(e.address(), "corrupt metadata: " + e.getMessage());
+            throw new Failure(e.address(), "corrupt metadata: " + e.getMessage(), true);
         } catch (IllegalArgumentException e) {
             throw new Failure(th, "reading type handle 0x" + Long.toHexString(th) + ": " + e.getMessage());
         }
@@ -317,7 +323,8 @@ public final class MethodTableNames {
         long module = memory.readPointer(th + mtModule);
         ModuleEntry entry = moduleEntry(module);
         if (entry.metadata() == null) {
-            throw new Failure(entry.status().address(), String.format("module 0x%x has no metadata in the dump: %s", module, entry.status().problem()));
+            throw new Failure(entry.status().address(), String.format("module 0x%x has no metadata in the dump: %s", module, entry.status().problem()),
+                    entry.status().corrupt());
         }
         if (rid == 0) {
             // a type without a TypeDef (ReflectionEmit's dynamic classes): TypeString's name for it (typestring.cpp).
@@ -328,7 +335,7 @@ public final class MethodTableNames {
         EcmaMetadata md = entry.metadata();
         if (rid > md.rowCount(EcmaMetadata.TYPE_DEF)) {
             throw new Failure(th + mtFlags2, String.format("TypeDef RID %d of MethodTable 0x%x is not in module 0x%x's %d TypeDefs",
-                    rid, th, module, md.rowCount(EcmaMetadata.TYPE_DEF)));
+                    rid, th, module, md.rowCount(EcmaMetadata.TYPE_DEF)), true);
         }
         TypeDefName def = md.typeDef(rid);
         String full = def.name();
@@ -420,6 +427,7 @@ public final class MethodTableNames {
         List<Long> bases = new ArrayList<>();
         long failedAt = module;
         String problem = null;
+        boolean corrupt = false;
         try {
             if (moduleBase >= 0) {
                 addBase(bases, memory.readPointer(module + moduleBase));
@@ -439,7 +447,7 @@ public final class MethodTableNames {
             try {
                 MetadataLocation location = PeImage.locate(memory, base);
                 EcmaMetadata md = EcmaMetadata.read(memory, location.root());
-                return new ModuleEntry(new ModuleMetadata(module, fileName(module), location, 0, null), md, md.assemblyName());
+                return new ModuleEntry(new ModuleMetadata(module, fileName(module), location, 0, null, false), md, md.assemblyName());
             } catch (MissingMemoryException e) {
                 if (problem == null) {
                     failedAt = e.address();
@@ -449,13 +457,14 @@ public final class MethodTableNames {
                 if (problem == null) {
                     failedAt = e instanceof MetadataFormatException m ? m.address() : base;
                     problem = String.format("image at 0x%x: %s", base, e.getMessage());
+                    corrupt = true;
                 }
             }
         }
         if (problem == null) {
             problem = "no image base (Module.Base and the PEImage layouts are null)";
         }
-        return new ModuleEntry(new ModuleMetadata(module, fileName(module), null, failedAt, problem), null, "");
+        return new ModuleEntry(new ModuleMetadata(module, fileName(module), null, failedAt, problem, corrupt), null, "");
     }
 
     /**

@@ -15,8 +15,9 @@ public sealed interface TypeNameLookup {
     /**
      * @param address the address whose read failed or whose bytes are corrupt (0 when none applies)
      * @param reason  what is missing or wrong, e.g. the module whose image is not in the dump
+     * @param corrupt the metadata is in the dump but corrupt (a problem of the dump), not merely missing (a trimmed dump)
      */
-    record Unnamed(long address, String reason) implements TypeNameLookup {
+    record Unnamed(long address, String reason, boolean corrupt) implements TypeNameLookup {
     }
 
     /** The name, or null. */

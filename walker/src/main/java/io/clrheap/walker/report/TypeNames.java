@@ -9,7 +9,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import io.clrheap.walker.metadata.MethodTableNames;
 import io.clrheap.walker.metadata.ModuleMetadata;
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.ProblemKind;
+import io.clrheap.walker.metadata.TypeNameLookup;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.stream.LongStream;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -145,6 +150,25 @@ public final class TypeNames {
             s.append("; and ").append(missing.size() - MODULES_NAMED).append(" more");
         }
         return Optional.of(s.toString());
+    }
+
+    /**
+     * The corrupt metadata met naming {@code methodTables}: one {@link ProblemKind#CORRUPT_METADATA} per corrupt
+     * address (a missing image, as in a trimmed dump, is no problem of the dump). For {@code walk --verify}.
+     */
+    public List<Problem> metadataProblems(LongStream methodTables) {
+        MethodTableNames md = metadata().orElse(null);
+        if (md == null) {
+            return List.of();
+        }
+        Map<Long, Problem> byAddress = new LinkedHashMap<>();
+        methodTables.forEach(mt -> {
+            if (md.lookup(mt) instanceof TypeNameLookup.Unnamed u && u.corrupt() && !byAddress.containsKey(u.address())) {
+                byAddress.put(u.address(), new Problem(ProblemKind.CORRUPT_METADATA, u.address(), "type names",
+                        String.format("the type of MethodTable 0x%x cannot be named: %s", mt, u.reason())));
+            }
+        });
+        return List.copyOf(byAddress.values());
     }
 
     /** True when no source can name anything: no metadata and no names given. */

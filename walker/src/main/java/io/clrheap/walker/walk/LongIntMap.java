@@ -70,6 +70,15 @@ public final class LongIntMap {
         return size;
     }
 
+    /** Every key, in no particular order. */
+    public void forEachKey(java.util.function.LongConsumer action) {
+        for (long k : keys) {
+            if (k != 0) {
+                action.accept(k);
+            }
+        }
+    }
+
     private void grow() {
         long[] oldKeys = keys;
         int[] oldValues = values;
