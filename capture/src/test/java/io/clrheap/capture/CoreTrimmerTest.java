@@ -98,8 +98,12 @@ class CoreTrimmerTest {
         assertThat(Arrays.copyOf(after, 64)).isEqualTo(Arrays.copyOf(before, 64));
         try (DumpSession dump = Dumps.open(trimmed)) {
             AnswerKeyCheck.Result check = AnswerKeyCheck.check(dump, answer);
-            assertThat(check.agrees()).as("%s", check.first()).isTrue();
-            assertThat(check.objects()).isPositive();
+            // every object as the key has it; but no type named from metadata: the assemblies' images went with the trim
+            assertThat(check.differences()).as("%s", check.first()).isZero();
+            assertThat(check.problems()).as("%s", check.first()).isZero();
+            assertThat(check.objects()).isPositive().isEqualTo(check.expected());
+            assertThat(check.names()).isPositive();
+            assertThat(check.first()).allMatch(line -> line.contains("mapped but not captured in the dump"));
         }
     }
 
