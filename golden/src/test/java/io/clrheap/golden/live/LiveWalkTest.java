@@ -145,7 +145,12 @@ class LiveWalkTest {
             for (ReportedObject o : process.objects()) {
                 assertThat(walked.get(o.address())).as("%s (%s) at 0x%x", o.label(), o.type(), o.address())
                         .containsExactly(o.methodTable(), o.size());
+                // names from the metadata in the process's memory: Type.FullName spells a non-generic type as the DAC does
+                if (!o.type().contains("`")) {
+                    assertThat(session.typeNames().name(o.methodTable())).as("type of %s at 0x%x", o.label(), o.address()).contains(o.type());
+                }
             }
+            assertThat(process.objects()).anyMatch(o -> !o.type().contains("`"));
         }
     }
 
