@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.report.EeHeapReport;
+import io.clrheap.walker.graph.ObjectReferences;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.live.LiveProcess;
 import io.clrheap.walker.source.live.LiveProcessException;
@@ -93,6 +94,10 @@ final class WalkCommand implements Callable<Integer> {
 
         @Option(names = "--verify", description = "Walk and list every problem found; exit code 1 when there is any.")
         boolean verify;
+
+        @Option(names = "--refs", description = "Every object's references, read from its type's GC descriptor: '0xSRC: 0xTARGET 0xTARGET ...' "
+                + "in field order, one line per object that holds any (the format of a real golden folder's refs.txt).")
+        boolean refs;
     }
 
     @Option(names = "--json", description = "Machine-readable output of the chosen report.")
@@ -308,6 +313,13 @@ final class WalkCommand implements Callable<Integer> {
         }
         if (report.handles) {
             return HandleReport.print(out, json, session.handleTables());
+        }
+        if (report.refs) {
+            long problems = RefsReport.print(out, walker, new ObjectReferences(session.memory(), session.target().layout()), heap.freeMethodTable());
+            if (problems > 0 && !quiet) {
+                err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", problems, problems == 1 ? "" : "s");
+            }
+            return 0;
         }
         if (report.verify) {
             return VerifyReport.run(out, json, session.handleTables(), walker, heap, typeNames, parallel);

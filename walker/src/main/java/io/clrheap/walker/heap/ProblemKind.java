@@ -46,6 +46,10 @@ public enum ProblemKind {
     NULL_METHOD_TABLE("null MethodTable"),
     /** An object's MethodTable is unreadable or not plausible: the walk resyncs. */
     BAD_METHOD_TABLE("bad MethodTable"),
+    /** A MethodTable's GC descriptor (the series before it, gcdesc.h) is implausible or runs past its objects: their references are not enumerated. */
+    BAD_GC_DESCRIPTOR("bad GC descriptor"),
+    /** A reference field holds an address that is no object start of the heap (nor of a frozen segment). */
+    DANGLING_REFERENCE("reference to no object"),
     /** An object's size runs past its region's end: the walk resyncs. */
     OBJECT_PAST_REGION_END("object past region end"),
     /** Object memory itself is not in the dump: the walk resyncs past the gap. */
