@@ -17,6 +17,8 @@ import picocli.CommandLine.Command;
             MapCommand.class,
             MaterializeCommand.class,
             ExplainCommand.class,
+            GcRootCommand.class,
+            ObjSizeCommand.class,
             LayoutCommand.class,
             CommandLine.HelpCommand.class},
         footerHeading = "%nAlso:%n",

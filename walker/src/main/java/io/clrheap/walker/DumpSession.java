@@ -7,6 +7,7 @@ import io.clrheap.walker.discovery.InProcessRoute;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.graph.ObjectGraph;
 import io.clrheap.walker.metadata.MethodTableNames;
 import io.clrheap.layout.LayoutException;
 import io.clrheap.walker.runtime.Target;
@@ -37,6 +38,7 @@ public final class DumpSession implements AutoCloseable {
     private final AutoCloseable resource;
     private DiscoveredHeap heap;
     private InProcessRoute route;
+    private ObjectGraph graph;
 
     DumpSession(String format, String name, Target target, Map<Long, String> typeNames, OpenOptions options, AutoCloseable resource) {
         this.format = format;
@@ -76,6 +78,19 @@ public final class DumpSession implements AutoCloseable {
      */
     public TypeNames typeNames() {
         return typeNames;
+    }
+
+    /**
+     * The object graph: every object's references (from its type's GC descriptor) and the roots the dump holds without
+     * unwinding stacks (GC handles, finalization queues); built by one walk, on first use, and kept. ClrMD's
+     * {@code EnumerateReferences} and {@code EnumerateRoots}; {@code gcroot}, {@code objsize}, {@code --live}.
+     */
+    public synchronized ObjectGraph graph() {
+        if (graph == null) {
+            DiscoveredHeap h = heap();
+            graph = ObjectGraph.build(target, h, walker(), handleTables());
+        }
+        return graph;
     }
 
     /** Type names from the dump's metadata alone, without the names a file carries. */

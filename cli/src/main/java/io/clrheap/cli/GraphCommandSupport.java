@@ -1,0 +1,80 @@
+package io.clrheap.cli;
+
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.OpenOptions;
+import io.clrheap.walker.report.TypeNames;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine;
+
+/**
+ * What {@code gcroot} and {@code objsize} share: the heap (a dump or {@code --emulate}), the type names, the address
+ * argument and the note that the roots searched are the dump's handles and finalization queues, not its stacks.
+ */
+final class GraphCommandSupport {
+
+    /** What a command does with the opened session. */
+    interface Use {
+        int with(DumpSession session, TypeNames names) throws IOException, InterruptedException;
+    }
+
+    /** The stack roots a dump holds need its threads' stacks unwound: not done, and said so in every such report. */
+    static final String ROOTS_SEARCHED = "roots searched: GC handles and finalization queues (stack and register roots need unwinding: not searched)";
+
+    private GraphCommandSupport() {
+    }
+
+    /**
+     * The ADDR argument: the second positional, or the first with {@code --emulate} (which takes no DUMP).
+     */
+    static String address(CommandLine cli, HeapSource source, String second) {
+        if (second == null && source.emulated() && source.dump != null) {
+            String first = source.dump.toString();
+            source.dump = null;
+            return first;
+        }
+        if (second == null) {
+            throw new CommandLine.ParameterException(cli, "give the object's address (ADDR)");
+        }
+        return second;
+    }
+
+    static long parseAddress(CommandLine cli, String text) {
+        String digits = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
+        if (digits.isEmpty() || digits.length() > 16 || !digits.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+            throw new CommandLine.ParameterException(cli, text + ": not a hex address (e.g. 0x7f0000400048)");
+        }
+        return Long.parseUnsignedLong(digits, 16);
+    }
+
+    static int open(String command, CommandLine cli, HeapSource source, Path module, Path names, PrintWriter err, Use use)
+            throws IOException, InterruptedException {
+        source.checkChoice(cli, false, false);
+        if (names != null && !Files.isRegularFile(names)) {
+            throw new CommandLine.ParameterException(cli, "--names " + names + ": no such file");
+        }
+        if (source.emulated()) {
+            EmulatedTarget emulated;
+            try {
+                emulated = source.openEmulated(false, line -> err.println("clrheap: " + line));
+            } catch (EmulatedTarget.Unavailable e) {
+                err.println("clrheap " + command + ": " + e.getMessage());
+                return WalkCommand.EXIT_CANNOT_OPEN;
+            }
+            DumpSession session = emulated.session();
+            return use.with(session, withFile(session, names));
+        }
+        source.checkDump(cli);
+        if (module != null && !Files.isRegularFile(module)) {
+            throw new CommandLine.ParameterException(cli, "--module " + module + ": no such file");
+        }
+        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> err.println("clrheap: " + note));
+        return DumpOpener.open(command, source.dump, options, err, session -> use.with(session, withFile(session, names)));
+    }
+
+    private static TypeNames withFile(DumpSession session, Path names) throws IOException {
+        return names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames();
+    }
+}

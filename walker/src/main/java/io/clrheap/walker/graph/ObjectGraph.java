@@ -1,0 +1,57 @@
+package io.clrheap.walker.graph;
+
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.report.HandleTableWalker;
+import io.clrheap.walker.walk.HeapWalker;
+import io.clrheap.walker.runtime.Target;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * A heap's object graph with the roots the dump holds (handles and finalization queues; not stacks): what
+ * {@code gcroot}, {@code objsize} and {@code --live} ask. Built once per session ({@code DumpSession.graph()}).
+ *
+ * @param graph    the objects and their references
+ * @param roots    the roots found without unwinding stacks
+ * @param problems what building it met: bad GC descriptors, references to no object, unreadable roots
+ */
+public record ObjectGraph(HeapGraph graph, List<Root> roots, List<Problem> problems) {
+
+    public ObjectGraph {
+        roots = List.copyOf(roots);
+        problems = List.copyOf(problems);
+    }
+
+    /** Walks the heap once and reads every root. */
+    public static ObjectGraph build(Target target, DiscoveredHeap heap, HeapWalker walker, HandleTableWalker handles) {
+        List<Problem> problems = new ArrayList<>();
+        HeapGraph graph = HeapGraph.build(walker, new ObjectReferences(target.memory(), target.layout()), heap.freeMethodTable(), problems::add);
+        RootScanner scanner = new RootScanner(target.memory(), target.layout());
+        List<Root> roots = scanner.roots(heap, handles);
+        problems.addAll(scanner.problems());
+        return new ObjectGraph(graph, roots, problems);
+    }
+
+    /** The live objects (indexes into {@link #graph}): reachable from the roots that keep objects alive and from frozen segments. */
+    public BitSet live() {
+        return Reachability.live(graph, roots);
+    }
+
+    /** Whether the object at {@code address} is live; false for an address that is no object. */
+    public boolean isLive(BitSet live, long address) {
+        int i = graph.indexOf(address);
+        return i >= 0 && live.get(i);
+    }
+
+    /** gcroot: the roots that keep {@code address} alive, each with its shortest path, shortest first. */
+    public List<RootPath> pathsTo(long address, int maxPaths) {
+        return GcRoots.paths(graph, roots, address, maxPaths);
+    }
+
+    /** objsize: the object and everything it reaches; null when {@code address} is no object. */
+    public ObjectSize sizeOf(long address) {
+        return ObjectSize.of(graph, address);
+    }
+}
