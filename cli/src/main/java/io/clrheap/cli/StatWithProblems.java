@@ -10,10 +10,22 @@ final class StatWithProblems implements ObjectVisitor {
 
     final DumpHeapStat stat = new DumpHeapStat();
     long problems;
+    private final ObjectFilter filter;
+
+    StatWithProblems() {
+        this(null);
+    }
+
+    /** @param filter the objects counted ({@code walk}'s dumpheap-style filters), or null for all */
+    StatWithProblems(ObjectFilter filter) {
+        this.filter = filter;
+    }
 
     @Override
     public void object(long address, long methodTable, long size, Region region) {
-        stat.object(address, methodTable, size, region);
+        if (filter == null || filter.accepts(address, methodTable, size, region)) {
+            stat.object(address, methodTable, size, region);
+        }
     }
 
     @Override

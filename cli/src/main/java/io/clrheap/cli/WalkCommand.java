@@ -103,6 +103,28 @@ final class WalkCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Machine-readable output of the chosen report.")
     boolean json;
 
+    @Option(names = "--type", paramLabel = "TEXT", description = "--stat and --objects: only objects whose type name contains TEXT (as SOS dumpheap -type).")
+    String typeFilter;
+
+    @Option(names = "--mt", paramLabel = "HEX", description = "--stat and --objects: only objects of this MethodTable.")
+    String mtFilter;
+
+    @Option(names = "--min", paramLabel = "BYTES", description = "--stat and --objects: only objects of at least this size.")
+    Long minSize;
+
+    @Option(names = "--max", paramLabel = "BYTES", description = "--stat and --objects: only objects of at most this size.")
+    Long maxSize;
+
+    @Option(names = "--gen", paramLabel = "N", description = "--stat and --objects: only objects of generation N (0, 1, 2; 3 = LOH, 4 = POH; frozen segments count as 2).")
+    Integer generation;
+
+    @Option(names = "--live", description = "--stat and --objects: only objects reachable from the dump's roots (GC handles, finalization queues, frozen "
+            + "segments; stack roots are not searched, so objects only a stack holds are left out).")
+    boolean live;
+
+    @Option(names = "--strings", description = "Only strings; with --stat, grouped by value (as SOS dumpheap -strings): count, total size, value.")
+    boolean strings;
+
     @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
     Path module;
 
@@ -156,6 +178,15 @@ final class WalkCommand implements Callable<Integer> {
         }
         if (dacEngine == DacWalk.Engine.WALKER && dacOption.dac != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--dac goes with --engine dac or dac-heapwalk");
+        }
+        if (filtersGiven() && !(report.objects || report.stat || noReportChosen())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--type, --mt, --min, --max, --gen, --live and --strings go with --stat or --objects");
+        }
+        if (report.refs && dacEngine != DacWalk.Engine.WALKER) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--refs goes with --engine walker only");
+        }
+        if (filtersGiven() && dacEngine != DacWalk.Engine.WALKER) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--type, --mt, --min, --max, --gen, --live and --strings go with --engine walker");
         }
         if (source.emulated()) {
             return walkEmulated(out, err);
@@ -295,8 +326,16 @@ final class WalkCommand implements Callable<Integer> {
     private int report(PrintWriter out, PrintWriter err, DumpSession session, HeapWalker walker, TypeNames typeNames)
             throws IOException, InterruptedException {
         DiscoveredHeap heap = session.heap();
+        ObjectFilter filter = filter(session, typeNames);
         if (report.objects) {
-            return objects(out, walker, heap, typeNames);
+            return objects(out, walker, heap, typeNames, filter);
+        }
+        if (strings && !json) {
+            StringStatistics statistics = new StringStatistics(session.memory(), session.target().layout());
+            walker.walk(filter.filtering(statistics));
+            progress.close();
+            statistics.print(out);
+            return 0;
         }
         if (report.eeheap) {
             EeHeapReport r = new EeHeapReport(session.target(), heap);
@@ -324,7 +363,34 @@ final class WalkCommand implements Callable<Integer> {
         if (report.verify) {
             return VerifyReport.run(out, json, session.handleTables(), walker, heap, typeNames, parallel);
         }
-        return stat(out, err, walker, heap, typeNames);
+        return stat(out, err, walker, heap, typeNames, filter);
+    }
+
+    private boolean filtersGiven() {
+        return typeFilter != null || mtFilter != null || minSize != null || maxSize != null || generation != null || live || strings;
+    }
+
+    private boolean noReportChosen() {
+        return !(report.objects || report.eeheap || report.handles || report.verify || report.refs || report.stat);
+    }
+
+    /** The dumpheap-style filters given; {@code --live} builds the object graph (one more walk). */
+    private ObjectFilter filter(DumpSession session, TypeNames names) {
+        Long mt = null;
+        if (mtFilter != null) {
+            String digits = mtFilter.startsWith("0x") || mtFilter.startsWith("0X") ? mtFilter.substring(2) : mtFilter;
+            if (digits.isEmpty() || digits.length() > 16 || !digits.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--mt " + mtFilter + ": not a hex MethodTable address");
+            }
+            mt = Long.parseUnsignedLong(digits, 16);
+        }
+        if (generation != null && (generation < 0 || generation > 4)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--gen " + generation + ": 0, 1, 2, 3 (LOH) or 4 (POH)");
+        }
+        var graph = live ? session.graph() : null;
+        long stringMt = strings ? session.target().globalPointer("g_pStringClass") : 0;
+        return new ObjectFilter(typeFilter, mt, minSize, maxSize, generation, graph == null ? null : graph.live(), graph == null ? null : graph.graph(),
+                stringMt, names, session.heap().freeMethodTable());
     }
 
     private void note(PrintWriter err, String note) {
@@ -333,12 +399,13 @@ final class WalkCommand implements Callable<Integer> {
         }
     }
 
-    private int stat(PrintWriter out, PrintWriter err, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws InterruptedException {
+    private int stat(PrintWriter out, PrintWriter err, HeapWalker walker, DiscoveredHeap heap, TypeNames names, ObjectFilter filter)
+            throws InterruptedException {
         DumpHeapStat stat = new DumpHeapStat();
         long[] problems = {heap.problems().size()};
         long start = System.nanoTime();
         walker.releaseWalkedMemory(releasable); // each region is read once: its pages need not stay resident
-        walker.walkRegions(StatWithProblems::new, part -> {
+        walker.walkRegions(() -> new StatWithProblems(filter), part -> {
             stat.merge(part.stat);
             problems[0] += part.problems;
         }, parallel);
@@ -363,9 +430,9 @@ final class WalkCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int objects(PrintWriter out, HeapWalker walker, DiscoveredHeap heap, TypeNames names) throws IOException {
+    private int objects(PrintWriter out, HeapWalker walker, DiscoveredHeap heap, TypeNames names, ObjectFilter filter) throws IOException {
         ObjectListPrinter printer = new ObjectListPrinter(out, json, names, heap.freeMethodTable());
-        walker.walk(printer::object);
+        walker.walk(filter.filtering(printer::object));
         printer.end();
         return 0;
     }

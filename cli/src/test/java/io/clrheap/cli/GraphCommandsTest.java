@@ -1,0 +1,86 @@
+package io.clrheap.cli;
+
+import static io.clrheap.cli.ClrheapCommand.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.cli.ClrheapCommand.Outcome;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** The object graph on the command line, on a real dump: walk --refs, gcroot, objsize and walk's dumpheap-style filters. */
+class GraphCommandsTest {
+
+    private static final Path NET8 = Path.of("../golden/real/net8-svr");
+    private static final String CORE = NET8.resolve("core.xz").toString();
+
+    private static List<String> runtimeLines(String file) throws IOException {
+        return Files.readAllLines(NET8.resolve(file)).stream().filter(l -> l.startsWith("0x") || l.startsWith("ROOT ")).toList();
+    }
+
+    @Test
+    void walkRefsPrintsEveryEdgeListTheRuntimePrintedVerbatim() throws IOException {
+        Outcome r = run("walk", CORE, "--refs", "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        List<String> ours = r.out().lines().toList();
+        assertThat(ours).containsAll(runtimeLines("refs.txt"));
+    }
+
+    @Test
+    void gcrootFindsAPathFromAStrongHandleTheRuntimeReported() throws IOException {
+        String[] root = runtimeLines("roots.txt").stream().map(l -> l.split("\\s+")).filter(f -> f[1].equals("Handle") && f[2].equals("0x0"))
+                .findFirst().orElseThrow();
+        Outcome r = run("gcroot", CORE, root[4]);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains(String.format("strong handle 0x%x", Long.decode(root[3])), "    -> " + root[4] + " ",
+                "roots searched: GC handles and finalization queues");
+        assertThat(r.out()).containsPattern("Found [1-9][0-9]* roots?\\.");
+    }
+
+    @Test
+    void gcrootOfAnAddressInsideAnObjectNamesTheObjectAndExits1() throws IOException {
+        String object = runtimeLines("live-objects.txt").getFirst().split(" ")[0];
+        Outcome r = run("gcroot", CORE, "0x" + Long.toHexString(Long.decode(object) + 8));
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains("is no object start; it lies in the object at " + object);
+    }
+
+    @Test
+    void objsizeCountsTheObjectAndWhatItReaches() throws IOException {
+        String[] line = runtimeLines("refs.txt").getFirst().split("[: ]+");
+        Outcome r = run("objsize", CORE, line[0]);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("^sizeof\\(" + line[0].substring(2) + "\\) = [0-9]+ \\(0x[0-9a-f]+\\) bytes \\(.+\\)\\n[0-9,]+ objects\\n$");
+        int objects = Integer.parseInt(r.out().lines().toList().get(1).split(" ")[0].replace(",", ""));
+        assertThat(objects).as("the object and at least its distinct direct references").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void theFiltersKeepWhatTheySay() {
+        Outcome all = run("walk", CORE, "--stat", "-q");
+        Outcome live = run("walk", CORE, "--stat", "--live", "-q");
+        Outcome type = run("walk", CORE, "--stat", "--type", "Dictionary", "-q");
+        Outcome loh = run("walk", CORE, "--objects", "--gen", "3", "-q");
+        Outcome strings = run("walk", CORE, "--stat", "--strings", "-q");
+        assertThat(List.of(all, live, type, loh, strings)).allMatch(o -> o.exitCode() == 0);
+        assertThat(total(live.out())).isPositive().isLessThan(total(all.out()));
+        assertThat(type.out().lines().filter(l -> l.matches("^ *[0-9a-f]+ .*"))).isNotEmpty().allMatch(l -> l.contains("Dictionary"));
+        assertThat(loh.out().lines().skip(1)).isNotEmpty().allMatch(l -> Long.parseLong(l.split("\t")[2]) >= 85_000 || l.endsWith("\tFree"));
+        assertThat(strings.out()).startsWith("   Count  TotalSize Value\n").containsPattern("\\nTotal [0-9,]+ strings, [0-9,]+ bytes, [0-9,]+ distinct values\\n$");
+    }
+
+    @Test
+    void aFilterWithAnotherReportIsBadUsage() {
+        Outcome r = run("walk", CORE, "--eeheap", "--live");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("go with --stat or --objects");
+    }
+
+    private static long total(String stat) {
+        String last = stat.lines().filter(l -> l.startsWith("Total ")).findFirst().orElseThrow();
+        return Long.parseLong(last.split(" ")[1].replace(",", ""));
+    }
+}
