@@ -59,6 +59,18 @@ class GraphCommandsTest {
     }
 
     @Test
+    void explainListsAnObjectsReferencesWithTheirFieldOffsets() throws IOException {
+        String[] line = runtimeLines("refs.txt").getFirst().split("[: ]+");
+        Outcome r = run("explain", CORE, "--object", line[0]);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String text = r.out().replaceAll("\\s+", " ");
+        assertThat(text).contains("references of " + line[0] + ", from the GC descriptor before MethodTable");
+        for (int i = 1; i < line.length; i++) {
+            assertThat(text).containsPattern("\\+0x[0-9a-f]+ -> " + line[i] + " ");
+        }
+    }
+
+    @Test
     void theFiltersKeepWhatTheySay() {
         Outcome all = run("walk", CORE, "--stat", "-q");
         Outcome live = run("walk", CORE, "--stat", "--live", "-q");

@@ -27,6 +27,9 @@ public final class ExplainText {
 
     public static void print(ObjectExplanation explanation, PrintWriter out) {
         section(0, explanation.section(), out);
+        if (explanation.references() != null) {
+            section(0, explanation.references(), out);
+        }
         if (explanation.nameChase() != null) {
             section(0, explanation.nameChase(), out);
         }

@@ -1,5 +1,6 @@
 package io.clrheap.walker.explain;
 
+import io.clrheap.walker.graph.ObjectReferences;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
@@ -110,7 +111,7 @@ public final class ObjectExplainer {
                     Long.compareUnsigned(address, nearest.mem()) < 0 ? FieldReader.format("which starts 0x%x bytes after it", nearest.mem() - address)
                             : FieldReader.format("which ends 0x%x bytes before it", address - nearest.end() + 1));
         }
-        return new ObjectExplanation(address, null, nearest, null, 0, 0, "", "", 0, 0, 0, -1, -1, s.build(), null);
+        return new ObjectExplanation(address, null, nearest, null, 0, 0, "", "", 0, 0, 0, -1, -1, s.build(), null, null);
     }
 
     private static long distance(Region r, long address) {
@@ -135,7 +136,7 @@ public final class ObjectExplainer {
                     region.mem(), address, walked.before(), walked.next() < 0 ? "the region's end" : FieldReader.hex(walked.next()));
         }
         return new ObjectExplanation(address, region, null, context, 0, 0, "", "", 0, 0, walked.next() < 0 ? region.end() : walked.next(),
-                -1, walked.next(), s.build(), null);
+                -1, walked.next(), s.build(), null, null);
     }
 
     private AllocContextInfo contextHolding(Region region, long address) {
@@ -206,8 +207,47 @@ public final class ObjectExplainer {
         }
         s.excerpt(excerpt(start, size));
         return new ObjectExplanation(address, region, null, null, start, mt, kind, type, size, step, next, walked.size(), walkerNext, s.build(),
-                nameChase(mt));
+                nameChase(mt), references(start, mt, size, region));
     }
+
+    /** The object's references, read from its MethodTable's GC descriptor as the GC reads them, with their field offsets. */
+    private ExplainSection references(long object, long mt, long size, Region region) {
+        if (mt == heap.freeMethodTable()) {
+            return null;
+        }
+        SectionBuilder s = new SectionBuilder("references", FieldReader.format("of 0x%x, from the GC descriptor before MethodTable 0x%x", object, mt));
+        int[] count = {0};
+        Problem p = new ObjectReferences(memory, layout).references(object, mt, size, String.valueOf(region), (from, offset, to) -> {
+            count[0]++;
+            if (count[0] <= MAX_REFERENCES_LISTED) {
+                s.note("+0x%x -> 0x%x %s", offset, to, describe(to));
+            }
+        });
+        if (count[0] > MAX_REFERENCES_LISTED) {
+            s.note("… %d more (%d references in all)", count[0] - MAX_REFERENCES_LISTED, count[0]);
+        }
+        if (count[0] == 0 && p == null) {
+            s.note((memory.readU32(mt + layout.offset("MethodTable", "MTFlags")) & layout.constant("method_table.flags.contains_gc_pointers")) == 0
+                    ? "none: its MethodTable's flags lack ContainsGCPointers (no GC descriptor)" : "none: every reference field is null");
+        }
+        if (p != null) {
+            s.note("%s", p.describe());
+        }
+        return s.build();
+    }
+
+    /** The type of the object at {@code address}, or what is wrong with it, for a reference's line. */
+    private String describe(long address) {
+        try {
+            long word = memory.readPointer(address) & ~layout.constant("object.mt_unmask");
+            return names.display(word, heap.freeMethodTable());
+        } catch (MissingMemoryException e) {
+            return "(not in the dump)";
+        }
+    }
+
+    /** The references listed one by one; more are counted. */
+    static final int MAX_REFERENCES_LISTED = 64;
 
     /** The name chase of the type (MethodTable → Module → metadata row → string), when names come from metadata. */
     private ExplainSection nameChase(long mt) {

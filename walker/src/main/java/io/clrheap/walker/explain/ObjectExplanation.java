@@ -22,10 +22,12 @@ import io.clrheap.walker.heap.Region;
  * @param walkerNext  the next object the walker visited in this region (-1 when none follows)
  * @param section     the reads and the arithmetic, to print
  * @param nameChase   how the type's name was found in its module's metadata, to print after; null when not asked
+ * @param references  the object's references with their field offsets (from its GC descriptor); null when no object
  */
 public record ObjectExplanation(long asked, Region region, Region nearest, AllocContextInfo context, long start, long methodTable,
                                 String kind, String type, long size, long step, long next, long walkerSize, long walkerNext,
-                                ExplainSection section, ExplainSection nameChase) {
+                                ExplainSection section, ExplainSection nameChase,
+                                ExplainSection references) {
 
     /** Whether an object holds the address. */
     public boolean found() {
