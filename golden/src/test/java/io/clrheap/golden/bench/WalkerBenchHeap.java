@@ -43,6 +43,11 @@ final class WalkerBenchHeap {
         return new HeapWalker(target.memory(), WalkRules.of(target.layout()), heap, WalkLimits.DEFAULT);
     }
 
+    /** The layout the target opened from {@code memory} is bound to (the GC descriptors' flags and offsets). */
+    static io.clrheap.layout.RuntimeLayout layout(Memory memory, java.util.List<MappedFile> files) throws TargetException {
+        return new TargetOpener(ProfileLoader.builtIn()).open(memory, files, Optional.empty()).layout();
+    }
+
     /**
      * The parts of the regions' {@code [mem, end)} the memory holds, as [start0, end0, start1, end1, …]: what the raw
      * scan reads. A dump leaves out memory the process never wrote (the zero bodies of large arrays, say); the walk

@@ -1,5 +1,8 @@
 package io.clrheap.golden.bench;
 
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.walker.graph.ObjectReferences;
+import io.clrheap.walker.graph.ReferenceSink;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.memory.Memory;
@@ -51,6 +54,7 @@ public class WalkerBenchmark {
         HeapWalker walker;
         long[] parts;
         Memory memory;
+        RuntimeLayout layout;
         private ElfCore core;
         private EmulatedRuntime runtime;
 
@@ -60,10 +64,12 @@ public class WalkerBenchmark {
                 core = ElfCore.open(corePath());
                 walker = WalkerBenchHeap.walker(core, core.mappedFiles());
                 memory = core;
+                layout = WalkerBenchHeap.layout(core, core.mappedFiles());
             } else {
                 runtime = new RuntimeBuilder().build(WalkerBenchHeap.scenario());
                 walker = WalkerBenchHeap.walker(runtime);
                 memory = runtime.memory();
+                layout = runtime.layout();
             }
             parts = WalkerBenchHeap.presentParts(walker.regions(), memory);
             long objects = walker.walk((a, mt, size, r) -> { }).objects();
@@ -154,6 +160,19 @@ public class WalkerBenchmark {
         Sum sum = new Sum();
         WalkSummary s = heap.walker.walk(sum);
         return s.bytes() == sum.bytes ? s : null;
+    }
+
+    /**
+     * What {@code walk --refs} reads: the walk, and every object's references from its GC descriptor (the targets
+     * summed, not printed), on one thread. Its ratio to {@link #walk} is the cost of the object graph's edges.
+     */
+    @Benchmark
+    public long refs1(Heap heap) {
+        ObjectReferences references = new ObjectReferences(heap.memory, heap.layout);
+        long[] sum = {0};
+        ReferenceSink sink = (from, offset, to) -> sum[0] += to;
+        heap.walker.walk((address, mt, size, region) -> references.references(address, mt, size, null, sink));
+        return sum[0];
     }
 
     /** What {@code walk --stat} does: objects and bytes per MethodTable, regions walked on 1 thread. */

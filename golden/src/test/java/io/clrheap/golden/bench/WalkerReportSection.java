@@ -38,12 +38,22 @@ record WalkerReportSection(Map<String, Result<?>> scores, WalkSummary heap, long
             row(s, source, "walk, 1 thread", scores.get("walk/" + source), rawMs);
             row(s, source, "`walk --stat` visitor, 1 thread", scores.get("stat1/" + source), rawMs);
             row(s, source, "`walk --stat` visitor, 2 threads", scores.get("stat2/" + source), rawMs);
+            row(s, source, "`walk --refs`: walk + every reference, 1 thread", scores.get("refs1/" + source), rawMs);
         }
         Result<?> file = scores.get("fileScan");
         if (file != null) {
             s.append(String.format("%nContext, the machine's limit: summing every word of the core file straight from its mapping (no ranges, "
                     + "no interface) takes %s: %.2f GiB/s.%n", time(file), coreBytes / GIB / (file.getScore() / 1000)));
         }
+        for (String source : new String[] {"elf", "emulated"}) {
+            Result<?> walk = scores.get("walk/" + source);
+            Result<?> refs = scores.get("refs1/" + source);
+            if (walk != null && refs != null) {
+                s.append(String.format("%n%s: reading every object's references from its GC descriptor (`walk --refs`, issue 20) takes %.2f × the plain walk.",
+                        source, refs.getScore() / walk.getScore()));
+            }
+        }
+        s.append("\n");
         s.append("\nTargets (issue 9): ≥ 100 M objects/s per core; walk time ≤ 2 × the raw scan; region-parallel walk ≥ 1.7 × faster on 2 "
                 + "cores than on 1.\n\n");
         for (String source : new String[] {"elf", "emulated"}) {
