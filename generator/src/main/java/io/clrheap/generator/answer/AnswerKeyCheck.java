@@ -33,18 +33,29 @@ public final class AnswerKeyCheck {
      * @param differences how many objects differ (missing, extra, or another MethodTable or size)
      * @param problems    problems the reader reported
      * @param names       types the dump's metadata names otherwise than the key (or cannot name); 0 when not checked
+     * @param graph       references and live objects that differ from the key's references.tsv and live.tsv (0 when
+     *                    the key has neither)
      * @param first       the first differences and problems, one line each
      */
-    public record Result(long objects, long bytes, long expected, long differences, long problems, long names, List<String> first) {
+    public record Result(long objects, long bytes, long expected, long differences, long problems, long names, long graph, List<String> first) {
         public boolean agrees() {
-            return differences == 0 && problems == 0 && names == 0 && objects == expected;
+            return differences == 0 && problems == 0 && names == 0 && graph == 0 && objects == expected;
         }
 
         /** This result with the type-name check's differences added. */
         Result withNames(long wrongNames, List<String> lines) {
+            return new Result(objects, bytes, expected, differences, problems, wrongNames, graph, more(lines));
+        }
+
+        /** This result with the object graph check's differences added. */
+        Result withGraph(long wrong, List<String> lines) {
+            return new Result(objects, bytes, expected, differences, problems, names, wrong, more(lines));
+        }
+
+        private List<String> more(List<String> lines) {
             List<String> all = new ArrayList<>(first);
             lines.stream().limit(Math.max(0, FIRST_LINES - all.size())).forEach(all::add);
-            return new Result(objects, bytes, expected, differences, problems, wrongNames, List.copyOf(all));
+            return List.copyOf(all);
         }
     }
 
@@ -106,7 +117,7 @@ public final class AnswerKeyCheck {
                         comparison.note("walker problem: " + p.describe());
                     }
                 });
-                return checkNames(dump, answerDir, comparison.finish(problems[0] + heap.problems().size()));
+                return GraphKeyCheck.check(dump, answerDir, checkNames(dump, answerDir, comparison.finish(problems[0] + heap.problems().size())));
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }

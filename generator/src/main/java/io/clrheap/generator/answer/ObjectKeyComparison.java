@@ -88,7 +88,7 @@ public final class ObjectKeyComparison implements Closeable {
     /** The rest of the key is missing; the outcome, with {@code problems} problems the reader reported. */
     public AnswerKeyCheck.Result finish(long problems) {
         missingBelow(-1L); // every address is below 2^64 - 1, unsigned
-        return new AnswerKeyCheck.Result(objects, bytes, expected, differences, problems, 0, List.copyOf(first));
+        return new AnswerKeyCheck.Result(objects, bytes, expected, differences, problems, 0, 0, List.copyOf(first));
     }
 
     private void difference(String what) {
