@@ -6,15 +6,14 @@ import io.clrheap.walker.graph.ObjectGraph;
 import io.clrheap.walker.graph.RootPath;
 import io.clrheap.walker.report.TypeNames;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Option;
 
 /** {@code clrheap gcroot}: what keeps an object alive, as SOS's gcroot prints it. */
 @Command(
@@ -39,13 +38,10 @@ final class GcRootCommand implements Callable<Integer> {
     HeapSource source = new HeapSource();
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "ADDR", description = "The object's address (hex).")
-    String address;
+    String addressText;
 
-    @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
-    Path module;
-
-    @Option(names = "--names", paramLabel = "FILE", description = "Type names for what the dump's metadata cannot name.")
-    Path names;
+    @Mixin
+    GraphCommandSupport.ObjectOptions object = new GraphCommandSupport.ObjectOptions();
 
     @Option(names = "--max", paramLabel = "N", description = "At most N paths (default: 20).")
     int max = 20;
@@ -56,13 +52,13 @@ final class GcRootCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CommandLine cli = spec.commandLine();
-        long object = GraphCommandSupport.parseAddress(cli, GraphCommandSupport.address(cli, source, address));
+        long address = GraphCommandSupport.parseAddress(cli, GraphCommandSupport.address(cli, source, addressText));
         if (max < 1) {
             throw new CommandLine.ParameterException(cli, "--max must be at least 1");
         }
         PrintWriter out = cli.getOut();
         PrintWriter err = cli.getErr();
-        return GraphCommandSupport.open("gcroot", cli, source, module, names, err, (session, typeNames) -> print(out, err, session, typeNames, object));
+        return GraphCommandSupport.open("gcroot", cli, source, object.module, object.names, err, (session, typeNames) -> print(out, err, session, typeNames, address));
     }
 
     private int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long object) {

@@ -15,6 +15,18 @@ import picocli.CommandLine;
  */
 final class GraphCommandSupport {
 
+    /**
+     * The options {@code gcroot} and {@code objsize} share: the runtime binary and a names file. A picocli mixin (the
+     * ADDR positional stays in each command: picocli checks a mixin's positionals on their own, from index 0).
+     */
+    static final class ObjectOptions {
+        @picocli.CommandLine.Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
+        Path module;
+
+        @picocli.CommandLine.Option(names = "--names", paramLabel = "FILE", description = "Type names for what the dump's metadata cannot name.")
+        Path names;
+    }
+
     /** What a command does with the opened session. */
     interface Use {
         int with(DumpSession session, TypeNames names) throws IOException, InterruptedException;

@@ -6,13 +6,11 @@ import io.clrheap.walker.graph.ObjectGraph;
 import io.clrheap.walker.graph.ObjectSize;
 import io.clrheap.walker.report.TypeNames;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code clrheap objsize}: the bytes an object keeps reachable, as SOS's objsize prints them. */
@@ -36,13 +34,10 @@ final class ObjSizeCommand implements Callable<Integer> {
     HeapSource source = new HeapSource();
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "ADDR", description = "The object's address (hex).")
-    String address;
+    String addressText;
 
-    @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
-    Path module;
-
-    @Option(names = "--names", paramLabel = "FILE", description = "Type names for what the dump's metadata cannot name.")
-    Path names;
+    @Mixin
+    GraphCommandSupport.ObjectOptions object = new GraphCommandSupport.ObjectOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -50,10 +45,10 @@ final class ObjSizeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CommandLine cli = spec.commandLine();
-        long object = GraphCommandSupport.parseAddress(cli, GraphCommandSupport.address(cli, source, address));
+        long address = GraphCommandSupport.parseAddress(cli, GraphCommandSupport.address(cli, source, addressText));
         PrintWriter out = cli.getOut();
         PrintWriter err = cli.getErr();
-        return GraphCommandSupport.open("objsize", cli, source, module, names, err, (session, typeNames) -> print(out, err, session, typeNames, object));
+        return GraphCommandSupport.open("objsize", cli, source, object.module, object.names, err, (session, typeNames) -> print(out, err, session, typeNames, address));
     }
 
     private static int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long object) {
