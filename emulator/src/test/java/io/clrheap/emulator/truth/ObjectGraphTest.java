@@ -69,6 +69,22 @@ class ObjectGraphTest {
         }
     }
 
+    @Test
+    void theFinalizationQueuesHoldTheObjectsOfTypesWithFinalizersTheReadyOnesLast() {
+        long hasFinalizer = GRAPH.layout().constant("method_table.flags.has_finalizer");
+        List<GroundTruth.FinalizerInfo> entries = GRAPH.groundTruth().finalizers();
+        assertThat(entries).anyMatch(GroundTruth.FinalizerInfo::ready).anyMatch(f -> !f.ready());
+        Map<Integer, Long> lastRegistered = new HashMap<>();
+        Map<Integer, Long> firstReady = new HashMap<>();
+        for (GroundTruth.FinalizerInfo f : entries) {
+            assertThat(GRAPH.memory().readPointer(f.slot())).isEqualTo(f.object());
+            long mt = GRAPH.memory().readPointer(f.object()) & ~7L;
+            assertThat(GRAPH.memory().readInt(mt) & hasFinalizer).as("MTFlags of 0x%x", mt).isEqualTo(hasFinalizer);
+            (f.ready() ? firstReady : lastRegistered).merge(f.heap(), f.slot(), f.ready() ? Math::min : Math::max);
+        }
+        lastRegistered.forEach((heap, slot) -> assertThat(slot).isLessThan(firstReady.getOrDefault(heap, Long.MAX_VALUE)));
+    }
+
     private static boolean hasCycle(Map<Long, List<Long>> edges) {
         Map<Long, Integer> state = new HashMap<>(); // 1 on the path, 2 done
         for (Long start : edges.keySet()) {
