@@ -81,8 +81,8 @@ public final class ObjectGraph {
     }
 
     /**
-     * The objects reachable from the roots that keep objects alive ({@link #KEEPS_ALIVE}), a dependent handle's
-     * secondary when its primary is reachable; by address.
+     * The objects reachable from the roots that keep objects alive ({@link #KEEPS_ALIVE}) and from every object of a
+     * frozen segment (never collected), a dependent handle's secondary when its primary is reachable; by address.
      */
     public long[] live() {
         Map<Long, long[]> sizes = new HashMap<>(); // MethodTable -> {baseSize, componentSize}
@@ -98,6 +98,13 @@ public final class ObjectGraph {
                 pending.push(r.target());
             }
         }
+        // frozen segments are never collected: their objects are alive whatever refers to them (the runtime's own heap
+        // snapshot lists every frozen string of the real dumps as live; docs/reference/object-graph.md)
+        truth.forEachObject((address, mt, size, generation, heap, kind) -> {
+            if (generation == -1 && kind == GroundTruth.Kind.OBJECT && marked.add(address)) {
+                pending.push(address);
+            }
+        });
         List<GroundTruth.HandleInfo> dependents = truth.handles().stream().filter(h -> h.secondary() != 0).toList();
         boolean more = true;
         while (more) {

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * MethodTable, read as gcdesc.h's go_through_object reads it
  * (https://github.com/dotnet/runtime/blob/main/src/coreclr/gc/gcdesc.h), with a decoder of this test's own — and
  * equal {@code references.tsv}; every reference and root target is an object of {@code objects.tsv}; {@code live.tsv}
- * is the closure of the roots that keep objects alive over those references. Each scenario is built once.
+ * is the closure of the roots that keep objects alive and of the frozen segments' objects over those references. Each scenario is built once.
  */
 class ReferencesAnswerKeyTest {
 
@@ -99,6 +99,12 @@ class ReferencesAnswerKeyTest {
                 pending.add(target);
             }
         }
+        // every frozen segment's object is alive (never collected): docs/answer-key.md
+        runtime.groundTruth().forEachObject((address, mt, size, generation, heap, kind) -> {
+            if (generation == -1 && kind == io.clrheap.emulator.truth.GroundTruth.Kind.OBJECT && live.add(address)) {
+                pending.add(address);
+            }
+        });
         while (!pending.isEmpty()) {
             for (long to : edges.getOrDefault(pending.poll(), List.of())) {
                 if (live.add(to)) {
