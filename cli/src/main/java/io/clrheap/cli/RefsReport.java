@@ -17,19 +17,28 @@ final class RefsReport {
     private RefsReport() {
     }
 
-    /** @return the number of problems met (the walk's and the descriptors') */
-    static long print(PrintWriter out, HeapWalker walker, ObjectReferences references, long freeMethodTable) {
+    /** What {@link #print} did: objects walked, references printed, problems met. */
+    record Summary(long objects, long references, long problems) {
+    }
+
+    static Summary print(PrintWriter out, HeapWalker walker, ObjectReferences references, long freeMethodTable) {
         StringBuilder line = new StringBuilder(256);
         long[] problems = {0};
+        long[] counts = {0, 0};
         walker.walk(new ObjectVisitor() {
             @Override
             public void object(long address, long mt, long size, Region region) {
                 if (mt == freeMethodTable) {
                     return;
                 }
+                counts[0]++;
                 line.setLength(0);
-                Problem p = references.references(address, mt, size, String.valueOf(region), (from, offset, to) -> {
-                    line.append(line.isEmpty() ? "0x" + Long.toHexString(from) + ":" : "").append(" 0x").append(Long.toHexString(to));
+                Problem p = references.references(address, mt, size, region, (from, offset, to) -> {
+                    if (line.isEmpty()) {
+                        line.append("0x").append(Long.toHexString(from)).append(':');
+                    }
+                    line.append(" 0x").append(Long.toHexString(to));
+                    counts[1]++;
                 });
                 if (!line.isEmpty()) {
                     out.append(line).append('\n');
@@ -45,6 +54,6 @@ final class RefsReport {
             }
         });
         out.flush();
-        return problems[0];
+        return new Summary(counts[0], counts[1], problems[0]);
     }
 }

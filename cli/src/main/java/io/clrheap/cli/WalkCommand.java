@@ -354,9 +354,14 @@ final class WalkCommand implements Callable<Integer> {
             return HandleReport.print(out, json, session.handleTables());
         }
         if (report.refs) {
-            long problems = RefsReport.print(out, walker, new ObjectReferences(session.memory(), session.target().layout()), heap.freeMethodTable());
-            if (problems > 0 && !quiet) {
-                err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", problems, problems == 1 ? "" : "s");
+            long start = System.nanoTime();
+            RefsReport.Summary r = RefsReport.print(out, walker, new ObjectReferences(session.memory(), session.target().layout()), heap.freeMethodTable());
+            progress.close();
+            if (!quiet) {
+                err.printf("clrheap: walked %,d objects and read %,d references in %,d ms%n", r.objects(), r.references(), (System.nanoTime() - start) / 1_000_000);
+            }
+            if (r.problems() > 0 && !quiet) {
+                err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", r.problems(), r.problems() == 1 ? "" : "s");
             }
             return 0;
         }

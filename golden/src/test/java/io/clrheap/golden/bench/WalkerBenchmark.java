@@ -171,7 +171,7 @@ public class WalkerBenchmark {
         ObjectReferences references = new ObjectReferences(heap.memory, heap.layout);
         long[] sum = {0};
         ReferenceSink sink = (from, offset, to) -> sum[0] += to;
-        heap.walker.walk((address, mt, size, region) -> references.references(address, mt, size, null, sink));
+        heap.walker.walk((address, mt, size, region) -> references.references(address, mt, size, region, sink));
         return sum[0];
     }
 

@@ -36,7 +36,7 @@ class RealDumpReferencesTest {
             if (o.mt() == real.heap.freeMethodTable()) {
                 continue;
             }
-            Problem p = references.references(o.address(), o.mt(), o.size(), String.valueOf(o.region()),
+            Problem p = references.references(o.address(), o.mt(), o.size(), o.region(),
                     (from, offset, to) -> ours.computeIfAbsent(from, k -> new ArrayList<>()).add(to));
             if (p != null) {
                 problems.add(p);

@@ -217,7 +217,7 @@ public final class ObjectExplainer {
         }
         SectionBuilder s = new SectionBuilder("references", FieldReader.format("of 0x%x, from the GC descriptor before MethodTable 0x%x", object, mt));
         int[] count = {0};
-        Problem p = new ObjectReferences(memory, layout).references(object, mt, size, String.valueOf(region), (from, offset, to) -> {
+        Problem p = new ObjectReferences(memory, layout).references(object, mt, size, region, (from, offset, to) -> {
             count[0]++;
             if (count[0] <= MAX_REFERENCES_LISTED) {
                 s.note("+0x%x -> 0x%x %s", offset, to, describe(to));

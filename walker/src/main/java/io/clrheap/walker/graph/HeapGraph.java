@@ -63,7 +63,7 @@ public final class HeapGraph {
                     return;
                 }
                 b.object(address, mt, size, region != null && region.kind() == SegmentKind.FROZEN);
-                Problem p = references.references(address, mt, size, String.valueOf(region), (from, offset, to) -> b.edge(to, offset));
+                Problem p = references.references(address, mt, size, region, (from, offset, to) -> b.edge(to, offset));
                 if (p != null) {
                     problems.accept(p);
                 }

@@ -5,6 +5,7 @@ import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.heap.Problem;
 import io.clrheap.walker.heap.ProblemKind;
+import io.clrheap.walker.heap.Region;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,22 +40,22 @@ public final class ObjectReferences {
 
     /**
      * Hands {@code sink} every non-null reference of the object at {@code object} (MethodTable {@code mt}, {@code size}
-     * bytes as the walk computed them), in field order.
+     * bytes as the walk computed them), in field order; {@code region} (may be null) only names where a problem is.
      *
      * @return null, or the problem that kept some or all of its references from being read
      */
-    public Problem references(long object, long mt, long size, String region, ReferenceSink sink) {
+    public Problem references(long object, long mt, long size, Region region, ReferenceSink sink) {
         Object d = descriptor(mt);
         if (d == NONE) {
             return null;
         }
         if (d instanceof Problem p) {
-            return new Problem(p.kind(), p.address(), region, String.format("object 0x%x: %s", object, p.detail()));
+            return new Problem(p.kind(), p.address(), String.valueOf(region), String.format("object 0x%x: %s", object, p.detail()));
         }
         GcDescriptor descriptor = (GcDescriptor) d;
         String misfit = descriptor.check(size);
         if (misfit != null) {
-            return new Problem(ProblemKind.BAD_GC_DESCRIPTOR, object, region,
+            return new Problem(ProblemKind.BAD_GC_DESCRIPTOR, object, String.valueOf(region),
                     String.format("the GC descriptor of MethodTable 0x%x does not fit object 0x%x: %s", mt, object, misfit));
         }
         MissingMemoryException[] missing = {null};
@@ -72,7 +73,7 @@ public final class ObjectReferences {
             }
         });
         if (missing[0] != null) {
-            return new Problem(ProblemKind.UNREADABLE_STRUCTURE, missing[0].address(), region,
+            return new Problem(ProblemKind.UNREADABLE_STRUCTURE, missing[0].address(), String.valueOf(region),
                     String.format("object 0x%x: its references from 0x%x on cannot be read: %s", object, missing[0].address(), missing[0].getMessage()));
         }
         return null;
