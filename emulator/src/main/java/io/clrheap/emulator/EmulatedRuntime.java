@@ -12,6 +12,7 @@ import io.clrheap.emulator.gc.GcStatics;
 import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.truth.ObjectGraph;
 
 /**
  * An emulated process: its memory, the runtime module's mappings (what /proc/PID/maps or an ELF core's NT_FILE
@@ -34,6 +35,11 @@ public record EmulatedRuntime(Scenario scenario, RuntimeLayout layout, AddressSp
     /** The operating system the process was built for: Linux ({@code libcoreclr.so}) or Windows ({@code coreclr.dll}). */
     public Platform platform() {
         return module.platform();
+    }
+
+    /** The object graph: references, roots and live objects, as the answer key states them ({@link ObjectGraph}). */
+    public ObjectGraph objectGraph() {
+        return new ObjectGraph(groundTruth, memory, layout.offset("Array", "m_NumComponents"), layout.constant("object.mt_unmask"));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.clrheap.memory.Memory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import io.clrheap.emulator.truth.AddressSet;
 import io.clrheap.emulator.truth.GroundTruth;
 
 /**
@@ -13,7 +14,8 @@ import io.clrheap.emulator.truth.GroundTruth;
  * are free objects); each object's MethodTable word in memory is the recorded one; every LOH object follows a
  * 32-byte padding free object and POH objects do not; every context lies inside a gen0 region; every handle's target
  * is an object, not a free one; free objects' lengths fit 32 bits; every region's {@code heap_segment} is its entry in
- * the GC's region map (see {@link #checkRegionMap}).
+ * the GC's region map (see {@link #checkRegionMap}); every reference and every finalization queue entry points at an
+ * object's start, never a free object's (see {@link #checkGraph}).
  */
 public final class InvariantChecker {
 
@@ -44,6 +46,7 @@ public final class InvariantChecker {
         });
 
         // one pass over the objects in address order, region by region
+        AddressSet objectStarts = new AddressSet();
         var state = new Object() {
             int region = -1;
             long cursor;
@@ -101,6 +104,7 @@ public final class InvariantChecker {
             }
             if (kind == GroundTruth.Kind.OBJECT) {
                 handleTargets.remove(address); // a handle to a free object would be a dangling handle
+                objectStarts.add(address);
             }
             state.afterPadding = kind == GroundTruth.Kind.PADDING && size == padSize;
             state.cursor = address + Math.max((size + 7) & -8L, layout.constant("object.min_size"));
@@ -122,7 +126,22 @@ public final class InvariantChecker {
             violations.add(String.format("a handle points at 0x%x, where no object starts", target));
         }
         checkRegionMap(runtime, regions, violations);
+        checkGraph(runtime, objectStarts, violations);
         return violations.size() > MAX_VIOLATIONS ? violations.subList(0, MAX_VIOLATIONS) : violations;
+    }
+
+    /** Every reference and every finalization queue entry points at an object's start (not a free object's). */
+    private static void checkGraph(EmulatedRuntime runtime, AddressSet objectStarts, List<String> violations) {
+        runtime.objectGraph().forEachReference((from, offset, to) -> {
+            if (violations.size() < MAX_VIOLATIONS && !objectStarts.contains(to)) {
+                violations.add(String.format("object 0x%x: the reference at +%d points at 0x%x, where no object starts", from, offset, to));
+            }
+        });
+        for (GroundTruth.FinalizerInfo f : runtime.groundTruth().finalizers()) {
+            if (!objectStarts.contains(f.object())) {
+                violations.add(String.format("finalization queue slot 0x%x holds 0x%x, where no object starts", f.slot(), f.object()));
+            }
+        }
     }
 
     /**

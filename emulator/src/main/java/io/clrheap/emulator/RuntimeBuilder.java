@@ -41,6 +41,9 @@ public final class RuntimeBuilder {
     /** The default memory budget: what a build may write before it is refused (16 GiB). */
     public static final long DEFAULT_MEMORY_BUDGET = 16L << 30;
 
+    /** Mixed into the scenario's seed for the object graph's random stream (an arbitrary odd constant). */
+    private static final long OBJECT_GRAPH_SEED = 0x9e3779b97f4a7c15L;
+
     private final ProfileLoader profiles;
     private long memoryBudget = DEFAULT_MEMORY_BUDGET;
     private Platform platform = Platform.LINUX;
@@ -117,6 +120,8 @@ public final class RuntimeBuilder {
         threads.allocateGen0(random);
         runProgram(scenario, types, heaps, threads, random);
         threads.placeContextEdgeCases();
+        // the object graph last, over the objects as they stay: its own random stream, so the layout above stays as it was
+        heaps.writeReferences(new SequentialRandom(scenario.seed() ^ OBJECT_GRAPH_SEED));
         long heapArray = new GcStructureWriter(process, globals.vtable(), globals.gcStatic("generation_table"), heaps.heaps()).write();
         threads.writeStructures();
         HandleTableBuilder handles = new HandleTableBuilder(process);

@@ -11,6 +11,7 @@ import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import java.util.EnumSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import io.clrheap.emulator.scenario.TypeDef;
@@ -29,7 +30,7 @@ public final class ScenarioJson {
             "garbage", "handlesPerKind", "features", "types", "program", "seed");
     private static final Set<String> OBJECT_KEYS = Set.of("gen2", "gen1", "gen0", "loh", "poh", "frozenStrings");
     private static final Set<String> TYPE_KEYS = Set.of("name", "shape", "baseSize", "componentSize", "pointerFields", "rank",
-            "defaultConstructor");
+            "defaultConstructor", "references", "finalizer");
     private static final Set<String> ALLOCATE_KEYS = Set.of("allocate", "count", "lengths", "where", "heap", "dies");
     private static final Set<String> COLLECT_KEYS = Set.of("collect");
     private static final Set<String> LENGTH_KEYS = Set.of("distribution", "min", "max");
@@ -66,9 +67,15 @@ public final class ScenarioJson {
             n.put("shape", t.shape().id());
             n.put("baseSize", t.baseSize());
             n.put("componentSize", t.componentSize());
-            n.put("pointerFields", t.pointerFields());
             n.put("rank", t.rank());
             n.put("defaultConstructor", t.defaultConstructor());
+            if (!t.references().isEmpty()) {
+                ArrayNode references = n.putArray("references");
+                t.references().forEach(references::add);
+            }
+            if (t.finalizer()) {
+                n.put("finalizer", true);
+            }
         }
         ArrayNode program = root.putArray("program");
         for (Step step : s.program()) {
@@ -144,7 +151,8 @@ public final class ScenarioJson {
                     b.type(new TypeDef(text(t, "name", source, at), shape,
                             integer(t, "baseSize", source, at), t.has("componentSize") ? integer(t, "componentSize", source, at) : 0,
                             t.has("pointerFields") ? integer(t, "pointerFields", source, at) : 0, t.has("rank") ? integer(t, "rank", source, at) : 1,
-                            t.has("defaultConstructor") ? bool(t, "defaultConstructor", source, at) : shape == TypeDef.Shape.CLASS));
+                            t.has("defaultConstructor") ? bool(t, "defaultConstructor", source, at) : shape == TypeDef.Shape.CLASS,
+                            references(t, source, at), t.has("finalizer") && bool(t, "finalizer", source, at)));
                 } catch (IllegalArgumentException e) {
                     throw named(e, source, at);
                 }
@@ -243,6 +251,25 @@ public final class ScenarioJson {
             throw new IllegalArgumentException(source + ": '" + prefix + key + "' must be an integer, found " + v);
         }
         return v.longValue();
+    }
+
+    /** A type's "references": an array of offsets (empty when absent). */
+    private static List<Integer> references(JsonNode type, String source, String prefix) {
+        List<Integer> offsets = new java.util.ArrayList<>();
+        if (!type.has("references")) {
+            return offsets;
+        }
+        JsonNode array = type.get("references");
+        if (!array.isArray()) {
+            throw new IllegalArgumentException(source + ": " + prefix + "references must be an array of offsets");
+        }
+        for (JsonNode offset : array) {
+            if (!offset.canConvertToInt() || !offset.isIntegralNumber()) {
+                throw new IllegalArgumentException(source + ": " + prefix + "references holds integer offsets, not " + offset);
+            }
+            offsets.add(offset.intValue());
+        }
+        return offsets;
     }
 
     private static boolean bool(JsonNode node, String key, String source, String prefix) {

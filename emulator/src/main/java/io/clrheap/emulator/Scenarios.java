@@ -123,6 +123,7 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("System.Int64[*]", 10, Step.Lengths.uniform(1, 6), Step.Where.GEN2, -1, 0))
                 .allocate(new Step.Allocate("System.Environment+SpecialFolder", 10, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
                 .build());
+        add(objectGraph(e));
         add(d.toBuilder().name("huge-loh").description("an LOH object larger than a 32 MiB large region: it gets a region of its own, several large regions long")
                 .allocate(new Step.Allocate("System.Byte[]", 1, Step.Lengths.fixed(40L << 20), Step.Where.LOH, 0, 0))
                 .build());
@@ -162,6 +163,44 @@ public final class Scenarios {
                         + "7 threads with live contexts, 20 % garbage; for measurements, not in the golden corpus")
                 .threads(7).features(Set.of(Feature.values())).seed(5_000_000)
                 .objects(3_300_000, 800_000, 1_200_000, 120, 4_000).frozenStrings(4_000).build();
+    }
+
+    /**
+     * Every shape of reference the walkers must enumerate, and the ones they get wrong (docs/reference/object-graph.md):
+     * a class with several GC series and a reference in its last word, boxed structs with references, arrays of
+     * structs with references (one and two repeating items, some on the LOH), arrays of references on the POH and the
+     * LOH, objects with finalizers (registered, and ready for finalization), references across generations and heaps,
+     * after a collection.
+     */
+    private static Scenario objectGraph(Scenario base) {
+        return base.toBuilder().name("object-graph")
+                .description("the object graph: several GC series, a reference in an object's last word, boxed structs and arrays of structs with references, "
+                        + "reference arrays on the POH and LOH, finalizable objects, cross-generation and cross-heap references")
+                // references at 8, 16 and 40: two series, the last at the object's last word (BaseSize 56 - 16)
+                .type(TypeDef.ofClass("Graph.Tree", 56, List.of(8, 16, 40), false))
+                .type(TypeDef.ofClass("Graph.Holder", 48, List.of(8, 32), false))
+                .type(TypeDef.boxed("Graph.Entry", 40, List.of(8, 24)))
+                // 24-byte structs: {ref, long, ref} (two repeating items) and {ref, ref, long} (one, as Dictionary's Entry)
+                .type(TypeDef.structArray("Graph.Entry[]", 24, List.of(0, 16)))
+                .type(TypeDef.structArray("Graph.KeyValue[]", 24, List.of(0, 8)))
+                .type(TypeDef.referenceArray("Graph.Tree[]"))
+                .type(TypeDef.ofClass("Graph.Resource", 32, List.of(8), true))
+                .allocate(new Step.Allocate("Graph.Tree", 600, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.5))
+                .allocate(new Step.Allocate("Graph.Resource", 100, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.3))
+                .collect(1)
+                .allocate(new Step.Allocate("Graph.Tree", 400, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Graph.Holder", 200, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Graph.Entry", 100, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Graph.Entry[]", 60, Step.Lengths.uniform(0, 12), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Graph.Entry[]", 2, Step.Lengths.uniform(3600, 4000), Step.Where.LOH, -1, 0))
+                .allocate(new Step.Allocate("Graph.KeyValue[]", 40, Step.Lengths.uniform(1, 10), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("Graph.Tree[]", 50, Step.Lengths.uniform(0, 20), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("System.Object[]", 10, Step.Lengths.uniform(1, 30), Step.Where.POH, -1, 0))
+                .allocate(new Step.Allocate("System.Object[]", 2, Step.Lengths.uniform(11_000, 12_000), Step.Where.LOH, -1, 0))
+                .allocate(new Step.Allocate("Graph.Resource", 200, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Graph.Resource", 100, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("Graph.Tree", 300, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.2))
+                .build();
     }
 
     private Scenarios() {

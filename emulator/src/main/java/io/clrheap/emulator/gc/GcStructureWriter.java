@@ -14,7 +14,7 @@ import io.clrheap.emulator.truth.GroundTruth;
 /**
  * The structures the GC keeps about its heaps, written once the heaps are laid out, as the real build has them: a
  * {@code heap_segment} descriptor per region, the generation tables, the {@code gc_heap} (server GC) and
- * {@code GCHeap} objects, an empty finalization queue per heap, and the server heap array.
+ * {@code GCHeap} objects, a finalization queue per heap, and the server heap array.
  */
 public final class GcStructureWriter {
 
@@ -62,7 +62,7 @@ public final class GcStructureWriter {
             }
             RegionState gen0 = heap.gen0();
             heap.allocAllocated = gen0.cursor;
-            heap.finalizeQueue = finalizeQueue();
+            heap.finalizeQueue = finalizeQueue(heap);
             for (List<RegionState> list : heap.generations) {
                 for (RegionState r : list) {
                     // a region's heap_segment is its entry in the region map (get_region_info); a frozen segment is no region
@@ -167,16 +167,29 @@ public final class GcStructureWriter {
         memory.writePointer(b.start() + 0x38, b.markArray());
     }
 
-    /** An empty finalization queue: 7 fill pointers at m_Array, room for 100 entries (the real dumps). */
-    private long finalizeQueue() {
+    /**
+     * A heap's finalization queue: m_Array with room for 100 entries (the real dumps) or as many as it holds, its
+     * segments one after the other (POH, LOH, gen2, gen1, gen0, critical, f-reachable; {@link FinalizationQueue}),
+     * fill pointer i at the end of segment i; the rest up to m_EndArray is the free list.
+     */
+    private long finalizeQueue(Heap heap) {
+        FinalizationQueue content = heap.finalization;
+        int capacity = Math.max(100, content.size());
         long queue = process.allocateNative("CFinalize", 0x58);
-        long array = process.nativeHeap().allocate(100 * 8, 16);
+        long array = process.nativeHeap().allocate(8L * capacity, 16);
         FinalizeQueue.Writable f = process.views().view(FinalizeQueue.Writable.class, process.memory(), queue);
-        for (int i = 0; i < layout.field("CFinalize", "m_FillPointers").type().count(); i++) {
-            f.fillPointer(i, array);
+        long fill = array;
+        int fillPointers = (int) layout.field("CFinalize", "m_FillPointers").type().count();
+        for (int i = 0; i < fillPointers; i++) {
+            for (long object : i < content.segments.size() ? content.segments.get(i) : List.<Long>of()) {
+                process.memory().writePointer(fill, object);
+                process.truth().addFinalizer(new GroundTruth.FinalizerInfo(heap.index, fill, object, i == FinalizationQueue.FINALIZER_LIST));
+                fill += 8;
+            }
+            f.fillPointer(i, fill);
         }
         f.array(array);
-        f.endArray(array + 100 * 8);
+        f.endArray(array + 8L * capacity);
         return queue;
     }
 }

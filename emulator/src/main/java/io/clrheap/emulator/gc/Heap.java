@@ -13,6 +13,8 @@ public final class Heap {
     long allocAllocated;
     long ephemeralSegment;
     long finalizeQueue;
+    /** What its finalization queue holds (ReferenceWriter fills it, GcStructureWriter writes it). */
+    final FinalizationQueue finalization = new FinalizationQueue();
 
     Heap(int index) {
         this.index = index;

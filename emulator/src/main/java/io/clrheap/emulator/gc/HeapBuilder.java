@@ -303,6 +303,11 @@ public final class HeapBuilder {
         }
     }
 
+    /** Writes every object's references and fills the finalization queues ({@link ReferenceWriter}), the heap laid out. */
+    public void writeReferences(Random random) {
+        new ReferenceWriter(process, types, objects.frozenTargets(), random).write(heaps);
+    }
+
     public long step(long size) {
         return truth.step(size);
     }

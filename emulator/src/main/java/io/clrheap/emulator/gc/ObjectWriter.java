@@ -8,12 +8,12 @@ import io.clrheap.emulator.types.TypeSystem;
 
 /**
  * Writes objects and free objects at the end of a ground-truth run and records them there: the MethodTable, the
- * length of what has components, a string's characters, reference fields pointing at frozen string literals; free
- * objects as the GC makes them (gc.cpp make_unused_array).
+ * length of what has components, a string's characters (reference fields stay null until {@link ReferenceWriter}
+ * fills them once the heap is laid out); free objects as the GC makes them (gc.cpp make_unused_array).
  */
 final class ObjectWriter {
 
-    /** References written into reference fields point at one of these (frozen string literals never move nor die). */
+    /** Some references point at one of these (frozen string literals never move nor die): the first 4,096. */
     private static final int REFERENCE_POOL = 4096;
     /** 'a'..'z' over and over as UTF-16LE: the characters of every string, copied in one write. */
     private static final byte[] CHARACTERS = characters(4096);
@@ -44,7 +44,7 @@ final class ObjectWriter {
         this.paddingType = truth.typeIndex(types.freeMethodTable(), freeBaseSize, 1, GroundTruth.Kind.PADDING);
     }
 
-    /** A frozen string literal at {@code address}: what reference fields written from now on may point at (the first 4,096). */
+    /** A frozen string literal at {@code address}: what reference fields may point at (the first 4,096). */
     void referenceTarget(long address) {
         if (referencePoolSize < REFERENCE_POOL) {
             referencePool[referencePoolSize++] = address;
@@ -66,8 +66,6 @@ final class ObjectWriter {
                     memory.write(at + charsOffset + 2 * c, CHARACTERS, 0, 2 * chars);
                 }
             }
-            case REFERENCE_ARRAY -> writeReferences(at + TypeDef.SZ_ARRAY_DATA_OFFSET, count);
-            case CLASS, BOXED -> writeReferences(at + 8, spec.pointerFields());
             default -> {
             }
         }
@@ -83,14 +81,9 @@ final class ObjectWriter {
         return bytes;
     }
 
-    /** Reference slots: every other one points at a frozen string literal (when there are any), the rest are null. */
-    private void writeReferences(long first, long slots) {
-        if (referencePoolSize == 0) {
-            return;
-        }
-        for (long i = 0; i < slots; i += 2) {
-            memory.writePointer(first + 8 * i, referencePool[(int) Math.floorMod((first >>> 3) + i, (long) referencePoolSize)]);
-        }
+    /** The frozen string literals references may point at. */
+    long[] frozenTargets() {
+        return java.util.Arrays.copyOf(referencePool, referencePoolSize);
     }
 
     /**

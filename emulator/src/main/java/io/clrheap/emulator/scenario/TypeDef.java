@@ -14,11 +14,20 @@ import java.util.Locale;
  * @param shape         class, boxed value, string, array (of values or of references), multi-dimensional array
  * @param baseSize      BaseSize: the object's size without components, header word included
  * @param componentSize bytes per element (arrays, strings), else 0
- * @param pointerFields reference fields at the start of a class's or boxed value's fields (offset 8 on)
+ * @param pointerFields reference fields at the start of a class's or boxed value's fields (offset 8 on): a shorthand
+ *                      for {@code references} 8, 16, … 8 x pointerFields (give one or the other)
  * @param rank          dimensions of a multi-dimensional array, else 1
  * @param defaultConstructor a class with a public parameterless constructor (HasDefaultCtor); classes only
+ * @param references    where the references are, ascending: for a class or boxed value the offsets of its reference
+ *                      fields from the object start (the MethodTable word is offset 0; 8 to BaseSize - 16); for an
+ *                      array of values (shape {@code array}) the offsets of the references inside one element (0 to
+ *                      componentSize - 8; the component size then a multiple of 8): an array of structs with
+ *                      references. Empty for the other shapes (an array of references holds references by its shape)
+ * @param finalizer     a class with a finalizer (MTFlags HasFinalizer): its objects are registered in the
+ *                      finalization queue; classes only
  */
-public record TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank, boolean defaultConstructor) {
+public record TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank, boolean defaultConstructor,
+                      List<Integer> references, boolean finalizer) {
 
     /** What kind of type it is. */
     public enum Shape {
@@ -61,6 +70,8 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     public static final int CONTAINS_GC_POINTERS = 0x01000000;
     /** HasDefaultCtor, a low flag (methodtable.h WFLAGS_LOW_ENUM; System.Object, System.Array, Leaf in the real dumps). */
     static final int HAS_DEFAULT_CTOR = 0x00000200;
+    /** HasFinalizer (RTSMD; the profile's method_table.flags.has_finalizer; System.Threading.Thread 0x01100202 in the real dumps). */
+    public static final int HAS_FINALIZER = 0x00100000;
     /**
      * IsRegStructPassed, a low flag of Unix x64 (methodtable.h, UNIX_AMD64_ABI): a value type the System V ABI passes
      * in registers, at most 16 bytes (GCHandle and RuntimeTypeHandle, 8 bytes each, carry it in the real dumps).
@@ -72,6 +83,18 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
     private static final int MIN_OBJECT = 24;
 
     public TypeDef {
+        references = references == null ? List.of() : List.copyOf(references);
+        if (pointerFields > 0 && !references.isEmpty()) {
+            throw new IllegalArgumentException(name + ": give pointerFields or references, not both");
+        }
+        if (pointerFields > 0 && (shape == Shape.CLASS || shape == Shape.BOXED) && 8L * pointerFields <= baseSize - 16) {
+            // the shorthand: the first pointerFields words after the MethodTable word
+            references = java.util.stream.IntStream.rangeClosed(1, pointerFields).map(i -> 8 * i).boxed().toList();
+            pointerFields = 0;
+        }
+        if (finalizer && shape != Shape.CLASS) {
+            throw new IllegalArgumentException(name + ": only a class has a finalizer flag");
+        }
         if (name == null || name.isBlank() || name.length() > 1024) {
             throw new IllegalArgumentException("a type needs a name of 1 to 1024 characters");
         }
@@ -88,12 +111,13 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
                 if (componentSize != 0) {
                     throw new IllegalArgumentException(name + ": a class or boxed value has no components");
                 }
-                if (pointerFields < 0 || 8L * pointerFields > baseSize - 16) {
+                if (pointerFields != 0) {
                     throw new IllegalArgumentException(name + ": " + pointerFields + " reference fields do not fit in BaseSize " + baseSize);
                 }
+                checkOffsets(name, references, 8, baseSize - 16, "a reference field's offset");
             }
             case STRING -> {
-                if (baseSize != 22 || componentSize != 2 || pointerFields != 0) {
+                if (baseSize != 22 || componentSize != 2 || pointerFields != 0 || !references.isEmpty()) {
                     throw new IllegalArgumentException(name + ": a string has BaseSize 22 and 2-byte components (the real dumps)");
                 }
             }
@@ -105,8 +129,16 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
                 if (componentSize < 1 || componentSize > 0xffff || (shape == Shape.REFERENCE_ARRAY && componentSize != 8)) {
                     throw new IllegalArgumentException(name + ": component size " + componentSize + " (1..65535; 8 for references)");
                 }
-                if (pointerFields != 0) {
-                    throw new IllegalArgumentException(name + ": arrays have no reference fields (reference-array holds references)");
+                if (pointerFields != 0 || (!references.isEmpty() && shape != Shape.ARRAY)) {
+                    throw new IllegalArgumentException(name + ": arrays have no reference fields (reference-array holds references;"
+                            + " an array of values may have references inside its elements)");
+                }
+                if (!references.isEmpty()) {
+                    if (componentSize % 8 != 0) {
+                        throw new IllegalArgumentException(name + ": an array of structs with references has a component size that is a multiple of 8, not "
+                                + componentSize);
+                    }
+                    checkOffsets(name, references, 0, componentSize - 8, "a reference's offset inside an element");
                 }
             }
             default -> throw new IllegalStateException();
@@ -130,6 +162,23 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
         }
     }
 
+    /** Offsets ascending, 8-aligned, in [first, last]. */
+    private static void checkOffsets(String name, List<Integer> offsets, int first, int last, String what) {
+        int previous = first - 8;
+        for (int offset : offsets) {
+            if (offset % 8 != 0 || offset <= previous || offset > last) {
+                throw new IllegalArgumentException(String.format("%s: %s is a multiple of 8 in [%d, %d], ascending, not %d (references %s)",
+                        name, what, first, last, offset, offsets));
+            }
+            previous = offset;
+        }
+    }
+
+    /** A type with the first pointerFields words as references and no finalizer (the record's older form). */
+    public TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank, boolean defaultConstructor) {
+        this(name, shape, baseSize, componentSize, pointerFields, rank, defaultConstructor, List.of(), false);
+    }
+
     /** The name's parts: namespace, nesting, array suffixes ({@link TypeName}). */
     public TypeName typeName() {
         return TypeName.parse(name);
@@ -146,6 +195,21 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
 
     public static TypeDef boxed(String name, int baseSize) {
         return new TypeDef(name, Shape.BOXED, baseSize, 0, 0, 1);
+    }
+
+    /** A class with references at {@code references} (offsets from the object start), with a finalizer or not. */
+    public static TypeDef ofClass(String name, int baseSize, List<Integer> references, boolean finalizer) {
+        return new TypeDef(name, Shape.CLASS, baseSize, 0, 0, 1, true, references, finalizer);
+    }
+
+    /** A boxed struct with references at {@code references} (offsets from the object start). */
+    public static TypeDef boxed(String name, int baseSize, List<Integer> references) {
+        return new TypeDef(name, Shape.BOXED, baseSize, 0, 0, 1, false, references, false);
+    }
+
+    /** An array of structs of {@code componentSize} bytes with references at {@code references} inside each element. */
+    public static TypeDef structArray(String name, int componentSize, List<Integer> references) {
+        return new TypeDef(name, Shape.ARRAY, 24, componentSize, 0, 1, false, references, false);
     }
 
     public static TypeDef arrayOf(String name, int componentSize) {
@@ -166,14 +230,14 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
 
     /** Whether its objects hold references, so that a GC pointer-series descriptor precedes its MethodTable. */
     public boolean containsPointers() {
-        return pointerFields > 0 || shape == Shape.REFERENCE_ARRAY;
+        return !references.isEmpty() || shape == Shape.REFERENCE_ARRAY;
     }
 
     /** m_dwFlags as the runtime sets them (the component size in the low 16 bits when it has components). */
     public int flags() {
         int pointers = containsPointers() ? CONTAINS_GC_POINTERS : 0;
         return switch (shape) {
-            case CLASS -> pointers | (defaultConstructor ? HAS_DEFAULT_CTOR : 0);
+            case CLASS -> pointers | (defaultConstructor ? HAS_DEFAULT_CTOR : 0) | (finalizer ? HAS_FINALIZER : 0);
             case BOXED -> VALUE_TYPE | pointers | (baseSize - 16 <= 16 ? IS_REG_STRUCT_PASSED : 0);
             case STRING -> HAS_COMPONENT_SIZE | componentSize;
             case ARRAY, REFERENCE_ARRAY -> HAS_COMPONENT_SIZE | SZ_ARRAY | pointers | componentSize;

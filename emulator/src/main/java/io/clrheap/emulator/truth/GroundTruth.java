@@ -45,6 +45,13 @@ public final class GroundTruth {
     public record ThreadInfo(int managedId, long osId, long thread, int heap, long allocContext, long allocBytes) {
     }
 
+    /**
+     * An entry of a heap's finalization queue: the heap, the slot's address, the object, and whether it is ready for
+     * finalization (in the f-reachable segment: a root) or only registered (in its generation's segment).
+     */
+    public record FinalizerInfo(int heap, long slot, long object, boolean ready) {
+    }
+
     /** A type objects are placed with: its MethodTable, the size formula's terms and the kind of its objects. */
     public record TypeInfo(long methodTable, long baseSize, long componentSize, Kind kind) {
     }
@@ -158,6 +165,8 @@ public final class GroundTruth {
     private final List<ContextInfo> contexts = new ArrayList<>();
     private final List<HandleInfo> handles = new ArrayList<>();
     private final List<ThreadInfo> threads = new ArrayList<>();
+    private final List<FinalizerInfo> finalizers = new ArrayList<>();
+    private final java.util.Map<Long, ReferenceLayout> referenceLayouts = new java.util.HashMap<>();
 
     /** @param alignment object alignment (8 on x64); @param minimumSize the smallest step (24 on x64) */
     public GroundTruth(long alignment, long minimumSize) {
@@ -260,6 +269,25 @@ public final class GroundTruth {
 
     public void addHandle(HandleInfo handle) {
         handles.add(handle);
+    }
+
+    public void addFinalizer(FinalizerInfo entry) {
+        finalizers.add(entry);
+    }
+
+    /** The finalization queues' entries, heap by heap, in slot order. */
+    public List<FinalizerInfo> finalizers() {
+        return List.copyOf(finalizers);
+    }
+
+    /** Records where the objects of the type at {@code methodTable} hold references (its GC descriptor). */
+    public void referenceLayout(long methodTable, ReferenceLayout layout) {
+        referenceLayouts.put(methodTable, layout);
+    }
+
+    /** Where the objects of the type at {@code methodTable} hold references, or null when they hold none. */
+    public ReferenceLayout referenceLayout(long methodTable) {
+        return referenceLayouts.get(methodTable);
     }
 
     public void addThread(ThreadInfo thread) {

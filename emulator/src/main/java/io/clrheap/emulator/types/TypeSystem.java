@@ -25,6 +25,8 @@ public final class TypeSystem {
     private final Map<String, TypeDef> byName = new LinkedHashMap<>();
     private final Map<TypeDef, Long> methodTables = new LinkedHashMap<>();
     private final Map<TypeDef, Placed> placed = new java.util.HashMap<>();
+    private final Map<Long, TypeDef> byMethodTable = new java.util.HashMap<>();
+    private final Map<Long, GcDescriptor> descriptors = new java.util.HashMap<>();
 
     /** A type ready to place: its MethodTable and its entry in the ground truth, looked up once, not per object. */
     public record Placed(TypeDef def, long methodTable, int truthType) {
@@ -128,7 +130,9 @@ public final class TypeSystem {
         if (array.shape() == TypeDef.Shape.REFERENCE_ARRAY) {
             return TypeDef.ofClass(name, 24, 0);
         }
-        return TypeDef.boxed(name, (int) Math.min(0x10000, Math.max(24, (16L + array.componentSize() + 7) & -8)));
+        int baseSize = (int) Math.min(0x10000, Math.max(24, (16L + array.componentSize() + 7) & -8));
+        // a struct with references boxed: its references after the MethodTable word (element offset + 8)
+        return TypeDef.boxed(name, baseSize, array.references().stream().map(r -> r + 8).toList());
     }
 
     /** The CorElementType an ArrayClass records for arrays of {@code element}. */
@@ -142,6 +146,16 @@ public final class TypeSystem {
             return primitive[0];
         }
         return (int) layout.constant("element_type.valuetype");
+    }
+
+    /** The type whose MethodTable is at {@code mt}, or null. */
+    public TypeDef typeAt(long mt) {
+        return byMethodTable.get(mt);
+    }
+
+    /** The GC descriptor written before the MethodTable at {@code mt}, or null when its objects hold no references. */
+    public GcDescriptor descriptor(long mt) {
+        return descriptors.get(mt);
     }
 
     public long freeMethodTable() {
@@ -222,17 +236,15 @@ public final class TypeSystem {
         // the runtime loads an array's element type first: its MethodTable is the array MethodTable's element TypeHandle
         TypeDef element = isArray ? elementType(type) : null;
         long elementMt = isArray ? methodTable(element) : 0;
-        // The GC descriptor grows down from the MethodTable (gcdesc.h): the series count at MT - 8, then the series
-        // {seriessize, startoffset} below it, seriessize adjusted by -BaseSize. One allocation, descriptor first.
-        long gcDescSize = type.containsPointers() ? 8 + 16 : 0;
-        long block = process.loaderHeap().allocate(gcDescSize + mtSize, 8);
-        long mt = block + gcDescSize;
-        if (type.containsPointers()) {
-            boolean array = type.shape() == TypeDef.Shape.REFERENCE_ARRAY;
-            long seriesBytes = array ? 0 : 8L * type.pointerFields(); // an array's series is its whole data: ObjectSize - BaseSize
-            memory.writeLong(mt - 8, 1);
-            memory.writeLong(mt - 24, seriesBytes - type.baseSize());
-            memory.writeLong(mt - 16, array ? TypeDef.SZ_ARRAY_DATA_OFFSET : 8);
+        // The GC descriptor grows down from the MethodTable (gcdesc.h; GcDescriptor): one allocation, descriptor first
+        GcDescriptor descriptor = GcDescriptor.of(type);
+        byte[] gcDesc = descriptor == null ? new byte[0] : descriptor.bytes();
+        long block = process.loaderHeap().allocate(gcDesc.length + mtSize, 8);
+        long mt = block + gcDesc.length;
+        if (descriptor != null) {
+            memory.write(block, gcDesc, 0, gcDesc.length);
+            descriptors.put(mt, descriptor);
+            process.truth().referenceLayout(mt, descriptor);
         }
         var layout = process.layout();
         long eeClass = process.loaderHeap().allocate(layout.type(isArray ? "ArrayClass" : "EEClass").size().orElseThrow(), 8);
@@ -266,6 +278,7 @@ public final class TypeSystem {
             memory.writeInt(eeClass + layout.offset("ArrayClass", "ElementType"), corElementType(type, element));
         }
         methodTables.put(type, mt);
+        byMethodTable.put(mt, type);
         process.names().put(mt, type.name());
         return mt;
     }

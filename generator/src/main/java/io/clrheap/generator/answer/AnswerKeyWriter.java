@@ -2,6 +2,7 @@ package io.clrheap.generator.answer;
 
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.truth.ObjectGraph;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,14 +21,14 @@ import java.util.Map;
  * The answer key of a fixture, written from the emulator's ground truth — never from a walk — into a folder
  * (docs/answer-key.md describes every file):
  * {@code fixture.txt}, {@code objects.tsv}, {@code dumpheap-stat.txt}, {@code eeheap.txt}, {@code gchandles.txt}, {@code regions.tsv},
- * {@code threads.tsv}. Addresses are {@code 0x} and lowercase hex, sizes unaligned decimal; the same process gives
+ * {@code threads.tsv}, and the object graph: {@code references.tsv}, {@code roots.tsv}, {@code live.tsv}. Addresses are {@code 0x} and lowercase hex, sizes unaligned decimal; the same process gives
  * the same bytes.
  */
 public final class AnswerKeyWriter {
 
     /** The files, in the order they are written. */
     public static final List<String> FILES = List.of("fixture.txt", "objects.tsv", "dumpheap-stat.txt", "eeheap.txt", "gchandles.txt", "regions.tsv",
-            "threads.tsv");
+            "threads.tsv", "references.tsv", "roots.tsv", "live.tsv");
     private static final String[] GENERATIONS = {"gen0", "gen1", "gen2", "loh", "poh"};
 
     private AnswerKeyWriter() {
@@ -124,6 +125,41 @@ public final class AnswerKeyWriter {
                 GroundTruth.ContextInfo c = contexts.get(t.allocContext());
                 out.write(String.format(Locale.ROOT, "%d\t%d\t0x%x\t%d\t0x%x\t0x%x\t0x%x\t%d\n", t.managedId(), t.osId(), t.thread(), t.heap(), t.allocContext(),
                         c == null ? 0 : c.pointer(), c == null ? 0 : c.limit(), t.allocBytes()));
+            }
+        }
+        writeGraph(process, folder);
+    }
+
+    /**
+     * The object graph (docs/answer-key.md): every non-null reference by source then offset, the roots by address, the
+     * objects reachable from the roots that keep objects alive by address.
+     */
+    private static void writeGraph(EmulatedRuntime process, Path folder) throws IOException {
+        ObjectGraph graph = process.objectGraph();
+        try (Writer out = writer(folder.resolve("references.tsv"))) {
+            out.write("from\toffset\tto\n");
+            try {
+                graph.forEachReference((from, offset, to) -> {
+                    try {
+                        out.write("0x" + Long.toHexString(from) + "\t" + offset + "\t0x" + Long.toHexString(to) + "\n");
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        try (Writer out = writer(folder.resolve("roots.tsv"))) {
+            out.write("kind\taddress\ttarget\n");
+            for (ObjectGraph.Root r : graph.roots()) {
+                out.write(r.kind() + "\t0x" + Long.toHexString(r.address()) + "\t0x" + Long.toHexString(r.target()) + "\n");
+            }
+        }
+        try (Writer out = writer(folder.resolve("live.tsv"))) {
+            out.write("address\n");
+            for (long a : graph.live()) {
+                out.write("0x" + Long.toHexString(a) + "\n");
             }
         }
     }
