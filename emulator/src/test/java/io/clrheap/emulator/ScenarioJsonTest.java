@@ -122,4 +122,16 @@ class ScenarioJsonTest {
     void invalidJsonSaysWhere() {
         assertThatThrownBy(() -> ScenarioJson.read("{\n \"name\": ,}", "bad.json")).hasMessageStartingWith("bad.json: not valid JSON at line 2");
     }
+
+    @Test
+    void pointerFieldsIsAShorthandForTheFirstReferencesAndBadOffsetsAreRefused() {
+        String json = ScenarioJson.write(Scenarios.named("user-types").orElseThrow());
+        assertThat(json).contains("\"references\" : [ 8, 16, 24 ]");
+        String shorthand = json.replaceFirst("\"references\" : \\[ 8, 16, 24 \\]", "\"pointerFields\" : 3");
+        assertThat(ScenarioJson.read(shorthand, "u.json")).isEqualTo(ScenarioJson.read(json, "u.json"));
+        String unaligned = json.replaceFirst("\"references\" : \\[ 8, 16, 24 \\]", "\"references\" : [ 8, 12 ]");
+        assertThatThrownBy(() -> ScenarioJson.read(unaligned, "u.json")).hasMessageContaining("u.json: types[0]: Shop.Order: a reference field's offset");
+        String pastTheEnd = json.replaceFirst("\"references\" : \\[ 8, 16, 24 \\]", "\"references\" : [ 56 ]");
+        assertThatThrownBy(() -> ScenarioJson.read(pastTheEnd, "u.json")).hasMessageContaining("Shop.Order");
+    }
 }
