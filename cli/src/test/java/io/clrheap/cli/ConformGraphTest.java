@@ -199,6 +199,20 @@ class ConformGraphTest {
     }
 
     @Test
+    void aGoldenCorpusFixtureIsCheckedAgainstTheGraphFilesOfItsCommittedBundle() {
+        Path corpus = dir.resolve("corpus");
+        Outcome written = run("golden", "--update", "--dir", corpus.toString(), "--fixtures", "net8-server/object-graph", "-q");
+        assertThat(written.exitCode()).as(written.out() + written.err()).isZero();
+        Outcome refs = run("conform", "--walker", ownWalker("--refs", "-q"), "--expect", "refs", "--suite", corpus.toString(), "--format", "bundle");
+        assertThat(refs.exitCode()).as(refs.out() + refs.err()).isZero();
+        assertThat(refs.out()).contains("PASS net8-server/object-graph", "1 of 1 fixtures passed.");
+        Outcome trap = run("conform", "--walker", mistaken(MistakenRefsWalker.Mistake.IGNORES_REPEATING_SERIES), "--expect", "refs", "--suite",
+                corpus.toString(), "--format", "elf");
+        assertThat(trap.exitCode()).as(trap.out() + trap.err()).isEqualTo(1);
+        assertThat(trap.out()).contains("FAIL net8-server/object-graph").containsPattern("missing references: 0x[0-9a-f]+ \\(.+\\[\\], ");
+    }
+
+    @Test
     void aDacReferenceHasNoGraphToCompareWith() {
         Outcome r = run("conform", "--walker", "mywalker {dump}", "--expect", "refs", "--dac-reference", suite.resolve("default.core").toString());
         assertThat(r.exitCode()).isEqualTo(2);

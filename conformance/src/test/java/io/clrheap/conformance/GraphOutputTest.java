@@ -86,6 +86,14 @@ class GraphOutputTest {
     }
 
     @Test
+    void aFrozenObjectNoRootReachesMayBeReportedLiveOrNot() throws Exception {
+        Path answer = key(0x1000, 0x2000, 0x3000);
+        Files.writeString(answer.resolve("objects.tsv"), "0x7f0000000008\t0x40\t24\tfrozen\t0\tobject\tSystem.String\n", java.nio.file.StandardOpenOption.APPEND);
+        assertThat(GraphComparison.live(LiveListing.read(file("with.txt", "0x1000\n0x3000\n0x7f0000000008\n")), answer).passed()).isTrue();
+        assertThat(GraphComparison.live(LiveListing.read(file("without.txt", "0x1000\n0x3000\n")), answer).passed()).isTrue();
+    }
+
+    @Test
     void aKeyOutOfOrderIsTheKeysFaultNamingTheLine() throws Exception {
         Path answer = key(0x1000, 0x2000, 0x3000);
         Files.writeString(answer.resolve(GraphComparison.REFERENCES), "from\toffset\tto\n0x3000\t8\t0x3000\n0x1000\t8\t0x2000\n");
