@@ -35,7 +35,25 @@ import picocli.CommandLine;
             "fixture's answer key, and report pass or fail with the first differences and the mistake each fixture is there to catch."},
         footer = {
             "",
-            "The walker prints SOS-style dumpheap -stat text (--expect stat) or one 'address mt size' line per object (--expect objects).",
+            "What the walker prints (--expect), compared with a file of each answer key:",
+            "  stat     SOS-style dumpheap -stat text: 'MT Count TotalSize Class Name'",
+            "           rows and the 'Total N objects, M bytes' line; dumpheap-stat.txt",
+            "  objects  one '0xADDRESS 0xMT SIZE' line per object; objects.tsv",
+            "  refs     one '0xSRC: 0xTARGET 0xTARGET ...' line per object that holds",
+            "           references, its non-null ones in field order (what",
+            "           ./clrheap walk DUMP --refs prints); references.tsv, per object",
+            "  live     one '0xADDRESS' line per live object (reachable from the roots",
+            "           that keep objects alive), any order; only the first column",
+            "           counts, so ./clrheap walk DUMP --objects --live is read too;",
+            "           live.tsv, as a set (a frozen object no root reaches may be",
+            "           reported or not: the GC never collects it)",
+            "Lines that do not start with 0x (headers, banners, '#' comments, blank",
+            "lines) are ignored. A refs or live difference names the object, its type",
+            "and size (objects.tsv); a live one also the roots pointing at it",
+            "(roots.tsv). Answer keys written before the object graph have no",
+            "references.tsv or live.tsv: such a fixture is an error that says so",
+            "(write it again with ./clrheap generate).",
+            "",
             "A suite is a folder that ./clrheap generate wrote fixtures into, or a golden",
             "corpus: 'golden' is the project's committed one, golden/synthetic (fixtures",
             "named like net8-server/default; say ./golden for a folder named golden).",
@@ -48,6 +66,11 @@ import picocli.CommandLine;
             "  for s in default every-edge collected; do ./clrheap generate --scenario $s --out suite/; done",
             "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite suite/",
             "  ./clrheap conform --walker 'python3 mywalker.py {dump}' --expect objects --format minidump --suite suite/ --report junit.xml",
+            "  ./clrheap generate --scenario object-graph --out suite/",
+            "  ./clrheap conform --walker './clrheap walk {dump} --refs -q' --expect refs \\",
+            "                   --suite suite/",
+            "  ./clrheap conform --walker './clrheap walk {dump} --objects --live -q' \\",
+            "                   --expect live --suite suite/",
             "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite golden \\",
             "                   --format bundle --fixtures 'net8-server/*'",
             "  ./clrheap conform --walker './clrheap walk {dump} --objects -q' --expect objects \\",
@@ -91,7 +114,8 @@ final class ConformCommand implements Callable<Integer> {
             description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}).", defaultValue = "elf")
     FixtureFormat format = FixtureFormat.ELF;
 
-    @Option(names = "--expect", paramLabel = "stat|objects", description = "What the walker prints (default: ${DEFAULT-VALUE}).", defaultValue = "stat")
+    @Option(names = "--expect", paramLabel = "stat|objects|refs|live", description = "What the walker prints (the formats are below; default: ${DEFAULT-VALUE}).",
+            defaultValue = "stat")
     String expect = "stat";
 
     @Option(names = "--report", paramLabel = "FILE", description = "Also write a report: FILE.xml (JUnit) or FILE.html; may be repeated.")
@@ -111,7 +135,9 @@ final class ConformCommand implements Callable<Integer> {
         ConformanceRunner.Expect e = switch (expect.toLowerCase(Locale.ROOT)) {
             case "stat" -> ConformanceRunner.Expect.STAT;
             case "objects" -> ConformanceRunner.Expect.OBJECTS;
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat or objects, not '" + expect + "'");
+            case "refs" -> ConformanceRunner.Expect.REFS;
+            case "live" -> ConformanceRunner.Expect.LIVE;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat, objects, refs or live, not '" + expect + "'");
         };
         ExternalWalker command;
         try {
@@ -138,6 +164,11 @@ final class ConformCommand implements Callable<Integer> {
         }
         if ((suite == null) == dacReference.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give either --suite or --dac-reference");
+        }
+        if (!dacReference.isEmpty() && (e == ConformanceRunner.Expect.REFS || e == ConformanceRunner.Expect.LIVE)) {
+            // the DAC reference's answer key is the DAC's object walk: it has no references or roots to compare with
+            throw new CommandLine.ParameterException(spec.commandLine(), "--dac-reference answers --expect stat and objects; --expect " + expect
+                    + " needs a --suite (its answer keys hold references.tsv and live.tsv)");
         }
         if (!dacReference.isEmpty()) {
             return againstDac(command, e, out, err);

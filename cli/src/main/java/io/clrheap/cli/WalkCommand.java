@@ -29,7 +29,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code clrheap walk DUMP}: finds the GC heap in a dump without the DAC and reports on it. */
+/**
+ * {@code clrheap walk DUMP}: finds the GC heap in a dump without the DAC and reports on it.
+ *
+ * <p>Long because it is the one command with every report (stat, objects, eeheap, handles, verify, refs, strings) and
+ * the dumpheap-style filters as picocli fields, with their usage checks before the dump is opened; each report's
+ * printing lives in a class of its own.
+ */
 @Command(
         name = "walk",
         mixinStandardHelpOptions = true,

@@ -12,9 +12,29 @@ import java.util.function.Consumer;
 /** Runs an external walker on every fixture of a suite and compares each output with its answer key. */
 public final class ConformanceRunner {
 
-    /** What the walker prints: SOS {@code dumpheap -stat} text, or an object listing {@code address mt size}. */
+    /**
+     * What the walker prints: SOS {@code dumpheap -stat} text, an object listing {@code address mt size}, every
+     * object's references {@code 0xSRC: 0xTARGET …}, or the live objects {@code 0xADDRESS}; and the answer key file each
+     * is compared with.
+     */
     public enum Expect {
-        STAT, OBJECTS
+        STAT("dumpheap-stat.txt"), OBJECTS("objects.tsv"), REFS(GraphComparison.REFERENCES), LIVE(GraphComparison.LIVE);
+
+        private final String keyFile;
+
+        Expect(String keyFile) {
+            this.keyFile = keyFile;
+        }
+
+        /** The answer key file it is compared with. */
+        public String keyFile() {
+            return keyFile;
+        }
+
+        /** Whether the key file is one of the object graph's, which answer keys written before it lack. */
+        boolean graph() {
+            return this == REFS || this == LIVE;
+        }
     }
 
     private final ExternalWalker walker;
@@ -60,6 +80,13 @@ public final class ConformanceRunner {
     }
 
     private FixtureResult check(SuiteFixture fixture, Fixture ready, Path output) throws InterruptedException {
+        if (expect.graph() && !Files.exists(ready.answer().resolve(expect.keyFile()))) {
+            // an answer key written before the object graph: say so once, not a 'no such file' after running the walker
+            return new FixtureResult(fixture, FixtureResult.Status.BROKEN, "the answer key has no " + expect.keyFile(), List.of(String.format(Locale.ROOT,
+                    "%s has no %s: it was written by a clrheap from before the object graph (references.tsv, roots.tsv, live.tsv); "
+                            + "write the fixture again with this clrheap (./clrheap generate, or ./clrheap golden --update for a corpus)",
+                    ready.answer(), expect.keyFile())), List.of(), 0);
+        }
         long started = System.nanoTime();
         ExternalWalker.Run run;
         try {
@@ -82,14 +109,28 @@ public final class ConformanceRunner {
         }
         Comparison.Result result;
         try {
-            if (expect == Expect.STAT) {
-                WalkerOutput.Stat stat = WalkerOutput.parseStat(output);
-                notes.addAll(0, stat.notes());
-                result = Comparison.stat(stat, ready.answer());
-            } else {
-                WalkerOutput.Listing listing = WalkerOutput.readObjects(output);
-                notes.addAll(0, listing.notes());
-                result = Comparison.objects(listing, ready.answer());
+            switch (expect) {
+                case STAT -> {
+                    WalkerOutput.Stat stat = WalkerOutput.parseStat(output);
+                    notes.addAll(0, stat.notes());
+                    result = Comparison.stat(stat, ready.answer());
+                }
+                case OBJECTS -> {
+                    WalkerOutput.Listing listing = WalkerOutput.readObjects(output);
+                    notes.addAll(0, listing.notes());
+                    result = Comparison.objects(listing, ready.answer());
+                }
+                case REFS -> {
+                    ReferenceListing refs = ReferenceListing.read(output);
+                    notes.addAll(0, refs.notes());
+                    result = GraphComparison.references(refs, ready.answer());
+                }
+                case LIVE -> {
+                    LiveListing live = LiveListing.read(output);
+                    notes.addAll(0, live.notes());
+                    result = GraphComparison.live(live, ready.answer());
+                }
+                default -> throw new IllegalStateException("unknown --expect " + expect);
             }
         } catch (AnswerKeyException e) {
             return new FixtureResult(fixture, FixtureResult.Status.BROKEN, "the answer key cannot be read", List.of(e.getMessage()), notes, seconds);

@@ -191,8 +191,8 @@ public final class WalkerOutput {
         return s.length() <= max ? s : s.substring(0, max) + "…";
     }
 
-    /** Problems of one output: the first {@link #PROBLEMS} with their text, the rest counted. */
-    private static final class Problems {
+    /** Problems of one output: the first {@link #PROBLEMS} with their text, the rest counted (also for the graph listings). */
+    static final class Problems {
         private final List<String> first = new ArrayList<>();
         private long count;
 

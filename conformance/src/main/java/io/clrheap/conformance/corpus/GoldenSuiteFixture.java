@@ -23,7 +23,8 @@ import java.util.Optional;
 
 /**
  * A fixture of a golden corpus as a conformance suite fixture ({@code clrheap conform --suite golden}). Its answer key
- * is the committed one: the files of {@code NAME.expected/} and {@code objects.tsv} taken from the bundle's
+ * is the committed one: the files of {@code NAME.expected/} and {@code objects.tsv} (with references.tsv, roots.tsv
+ * and live.tsv when it holds them) taken from the bundle's
  * {@code answer/} through the walker's checking bundle reader. The walker is given the committed bundle, or, for an
  * ELF core or a minidump, one written into the work folder from the same scenario, runtime, GC flavour and seed (the
  * corpus test proves a fresh build is the committed heap byte for byte).
@@ -57,6 +58,9 @@ public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, Fix
         return fixtures;
     }
 
+    /** The answer files of the object graph taken from the bundle beside objects.tsv, when it holds them. */
+    static final List<String> GRAPH_FILES = List.of("references.tsv", "roots.tsv", "live.tsv");
+
     @Override
     public String name() {
         return fixture.id();
@@ -81,6 +85,14 @@ public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, Fix
             // the name is ours, never one from the archive
             try (InputStream in = b.openAnswer("objects.tsv")) {
                 Files.copy(in, answer.resolve("objects.tsv"));
+            }
+            // the object graph's files, in the bundles written since (conform --expect refs or live says so when they are not)
+            for (String graph : GRAPH_FILES) {
+                if (b.answerNames().contains(graph)) {
+                    try (InputStream in = b.openAnswer(graph)) {
+                        Files.copy(in, answer.resolve(graph));
+                    }
+                }
             }
         }
         if (format == FixtureFormat.BUNDLE) {

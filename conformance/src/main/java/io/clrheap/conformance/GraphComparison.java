@@ -1,0 +1,307 @@
+package io.clrheap.conformance;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Compares a walker's references ({@code --expect refs}) with the key's references.tsv, and its live set
+ * ({@code --expect live}) with live.tsv. Each difference names the object, with its type and size from objects.tsv and,
+ * for the live set, the roots of roots.tsv that point at it: a walker author sees at once which shape of GC descriptor
+ * (a repeating series, a reference in the last word, a second series) or which root kind (a weak handle, a finalizer
+ * entry) it gets wrong. An object of a frozen segment that no root reaches may be reported live or not (see
+ * {@link #frozenObjects}).
+ */
+public final class GraphComparison {
+
+    /** The answer key files compared, and their headers. */
+    public static final String REFERENCES = "references.tsv";
+    public static final String LIVE = "live.tsv";
+    private static final String REFERENCES_HEADER = "from\toffset\tto";
+    private static final String LIVE_HEADER = "address";
+
+    /** Targets shown per list in a difference. */
+    static final int SHOWN_TARGETS = 8;
+
+    private GraphComparison() {
+    }
+
+    /** The walker's references against references.tsv, object by object; each object's targets in field order. */
+    public static Comparison.Result references(ReferenceListing actual, Path answerDir) throws IOException {
+        Shown d = new Shown();
+        actual.problems().forEach(d::add);
+        try (Groups key = new Groups(new KeyTable(answerDir.resolve(REFERENCES), REFERENCES_HEADER))) {
+            Group x = key.next();
+            int i = 0;
+            while (x != null || i < actual.size()) {
+                if (i >= actual.size() || (x != null && Long.compareUnsigned(x.from, actual.source(i)) < 0)) {
+                    d.add(x.from, String.format(Locale.ROOT, "missing references: 0x%x", x.from), String.format(Locale.ROOT,
+                            " holds %s, none reported: expected %s", references(x.targets.length), expected(x)));
+                    x = key.next();
+                } else if (x == null || Long.compareUnsigned(actual.source(i), x.from) < 0) {
+                    long[] a = actual.targets(i);
+                    d.add(actual.source(i), String.format(Locale.ROOT, "extra references: 0x%x", actual.source(i)),
+                            String.format(Locale.ROOT, " reported with %s; it holds none: reported %s", references(a.length), reported(a)));
+                    i++;
+                } else {
+                    long[] a = actual.targets(i);
+                    if (!java.util.Arrays.equals(a, x.targets)) {
+                        d.add(x.from, String.format(Locale.ROOT, "wrong references: 0x%x", x.from), String.format(Locale.ROOT,
+                                ": %d expected, %d reported; %s; expected %s; reported %s", x.targets.length, a.length, firstDifference(x, a),
+                                expected(x), reported(a)));
+                    }
+                    x = key.next();
+                    i++;
+                }
+            }
+        }
+        return d.result(answerDir, false);
+    }
+
+    /** The walker's live objects against live.tsv, as sets. */
+    public static Comparison.Result live(LiveListing actual, Path answerDir) throws IOException {
+        Shown d = new Shown();
+        actual.problems().forEach(d::add);
+        long[] a = actual.addresses();
+        Set<Long> frozen = frozenObjects(answerDir.resolve("objects.tsv"));
+        try (KeyTable key = new KeyTable(answerDir.resolve(LIVE), LIVE_HEADER)) {
+            KeyTable.Row row = key.next();
+            long x = row == null ? 0 : key.address(row, 0, "address");
+            long previous = 0;
+            boolean first = true;
+            int i = 0;
+            while (row != null || i < a.length) {
+                if (row != null && !first && Long.compareUnsigned(previous, x) >= 0) {
+                    throw key.fault(row.line(), String.format(Locale.ROOT, "0x%x is not above the address of the line before (0x%x); "
+                            + "the rows are not in address order", x, previous), row.columns()[0]);
+                }
+                if (i >= a.length || (row != null && Long.compareUnsigned(x, a[i]) < 0)) {
+                    d.add(x, String.format(Locale.ROOT, "missing live object: 0x%x", x), " is reachable from the roots that keep objects alive; not reported");
+                } else if (row == null || Long.compareUnsigned(a[i], x) < 0) {
+                    if (frozen.contains(a[i])) {
+                        i++; // a frozen object no root reaches: never collected, so live or not as the walker counts it
+                        continue;
+                    }
+                    d.add(a[i], String.format(Locale.ROOT, "extra live object: 0x%x", a[i]),
+                            " reported live; no root that keeps objects alive reaches it");
+                    i++;
+                    continue;
+                } else {
+                    i++;
+                }
+                previous = x;
+                first = false;
+                row = key.next();
+                x = row == null ? 0 : key.address(row, 0, "address");
+            }
+        }
+        return d.result(answerDir, true);
+    }
+
+    /**
+     * The objects of the frozen segments (generation {@code frozen} in objects.tsv). The GC never collects them, so a
+     * walker may count one that no root reaches as live ({@code clrheap walk --live} does) or not (live.tsv, the closure
+     * of the roots, does not): either is accepted. One the roots reach must be reported, like any other.
+     */
+    private static Set<Long> frozenObjects(Path objects) throws IOException {
+        Set<Long> frozen = new HashSet<>();
+        try (KeyTable t = new KeyTable(objects, "address\tmt\tsize\tgeneration\theap\tkind\ttype")) {
+            KeyTable.Row r;
+            while ((r = t.next()) != null) {
+                if (r.columns()[3].equals("frozen")) {
+                    frozen.add(t.address(r, 0, "address"));
+                }
+            }
+        }
+        return frozen;
+    }
+
+    private static String references(int n) {
+        return n + (n == 1 ? " reference" : " references");
+    }
+
+    /** Where the lists part: the field offset and what each side has there. */
+    private static String firstDifference(Group x, long[] a) {
+        int k = 0;
+        while (k < x.targets.length && k < a.length && x.targets[k] == a[k]) {
+            k++;
+        }
+        if (k < x.targets.length) {
+            return String.format(Locale.ROOT, "the first difference is reference %d, the field at offset %d: 0x%x expected, %s reported", k + 1,
+                    x.offsets[k], x.targets[k], k < a.length ? String.format(Locale.ROOT, "0x%x", a[k]) : "none");
+        }
+        return String.format(Locale.ROOT, "the first difference is reference %d: none expected (the last reference is %s), 0x%x reported", k + 1,
+                x.offsets.length == 0 ? "none" : "at offset " + x.offsets[x.offsets.length - 1], a[k]);
+    }
+
+    /** The key's list: {@code 0xTARGET@offset}, the first {@link #SHOWN_TARGETS}. */
+    private static String expected(Group x) {
+        StringBuilder s = new StringBuilder("[");
+        for (int k = 0; k < x.targets.length && k < SHOWN_TARGETS; k++) {
+            s.append(k == 0 ? "" : " ").append(String.format(Locale.ROOT, "0x%x@%d", x.targets[k], x.offsets[k]));
+        }
+        return more(s, x.targets.length);
+    }
+
+    /** The walker's list, the first {@link #SHOWN_TARGETS}. */
+    private static String reported(long[] a) {
+        StringBuilder s = new StringBuilder("[");
+        for (int k = 0; k < a.length && k < SHOWN_TARGETS; k++) {
+            s.append(k == 0 ? "" : " ").append(String.format(Locale.ROOT, "0x%x", a[k]));
+        }
+        return more(s, a.length);
+    }
+
+    private static String more(StringBuilder s, int n) {
+        if (n > SHOWN_TARGETS) {
+            s.append(String.format(Locale.ROOT, " … %d more", n - SHOWN_TARGETS));
+        }
+        return s.append(']').toString();
+    }
+
+    /** One object's references in the key: their field offsets and targets, by offset. */
+    private record Group(long from, long[] offsets, long[] targets) {
+    }
+
+    /** references.tsv read an object at a time, its order checked. */
+    private static final class Groups implements AutoCloseable {
+        private final KeyTable key;
+        private KeyTable.Row pending;
+        private long[] pendingValues;
+        private long[] previous;
+
+        Groups(KeyTable key) throws AnswerKeyException {
+            this.key = key;
+            advance();
+        }
+
+        private void advance() throws AnswerKeyException {
+            pending = key.next();
+            if (pending == null) {
+                pendingValues = null;
+                return;
+            }
+            long[] v = {key.address(pending, 0, "source address"), key.number(pending, 1, "offset"), key.address(pending, 2, "target address")};
+            if (previous != null && (Long.compareUnsigned(previous[0], v[0]) > 0 || (previous[0] == v[0] && previous[1] >= v[1]))) {
+                throw key.fault(pending.line(), String.format(Locale.ROOT, "0x%x offset %d is not after 0x%x offset %d; the rows are not sorted by "
+                        + "source, then offset", v[0], v[1], previous[0], previous[1]), String.join("\t", pending.columns()));
+            }
+            previous = v;
+            pendingValues = v;
+        }
+
+        /** The next object's references, or null at the end. */
+        Group next() throws AnswerKeyException {
+            if (pendingValues == null) {
+                return null;
+            }
+            long from = pendingValues[0];
+            List<long[]> rows = new ArrayList<>();
+            while (pendingValues != null && pendingValues[0] == from) {
+                rows.add(pendingValues);
+                advance();
+            }
+            long[] offsets = new long[rows.size()];
+            long[] targets = new long[rows.size()];
+            for (int k = 0; k < rows.size(); k++) {
+                offsets[k] = rows.get(k)[1];
+                targets[k] = rows.get(k)[2];
+            }
+            return new Group(from, offsets, targets);
+        }
+
+        @Override
+        public void close() throws IOException {
+            key.close();
+        }
+    }
+
+    /**
+     * The differences: all counted, the first {@link Comparison#SHOWN} kept with the object they name, which is
+     * described (type, size, roots) once the comparison is done, from one more pass over the key's files.
+     */
+    private static final class Shown {
+        private record Pending(Long address, String before, String after) {
+        }
+
+        private long count;
+        private final List<Pending> first = new ArrayList<>();
+
+        void add(String what) {
+            add(null, what, "");
+        }
+
+        void add(Long address, String before, String after) {
+            count++;
+            if (first.size() < Comparison.SHOWN) {
+                first.add(new Pending(address, before, after));
+            }
+        }
+
+        Comparison.Result result(Path answerDir, boolean roots) {
+            Set<Long> named = new HashSet<>();
+            first.stream().filter(p -> p.address() != null).forEach(p -> named.add(p.address()));
+            Map<Long, String> objects = objects(answerDir.resolve("objects.tsv"), named);
+            Map<Long, String> pointedAt = roots ? roots(answerDir.resolve("roots.tsv"), named) : Map.of();
+            List<String> lines = new ArrayList<>();
+            for (Pending p : first) {
+                if (p.address() == null) {
+                    lines.add(p.before());
+                    continue;
+                }
+                String what = objects.isEmpty() ? "" : " (" + objects.getOrDefault(p.address(), "no object starts there") + ")";
+                String root = pointedAt.containsKey(p.address()) ? "; roots.tsv: " + pointedAt.get(p.address()) : "";
+                lines.add(p.before() + what + p.after() + root);
+            }
+            return new Comparison.Result(count, List.copyOf(lines));
+        }
+
+        /** Type, size and generation of the named objects, from objects.tsv; nothing when it cannot be read (only the wording suffers). */
+        private static Map<Long, String> objects(Path file, Set<Long> named) {
+            Map<Long, String> found = new HashMap<>();
+            if (named.isEmpty() || !Files.isRegularFile(file)) {
+                return found;
+            }
+            try (KeyTable t = new KeyTable(file, "address\tmt\tsize\tgeneration\theap\tkind\ttype")) {
+                KeyTable.Row r;
+                while ((r = t.next()) != null && found.size() < named.size()) {
+                    long address = t.address(r, 0, "address");
+                    if (named.contains(address)) {
+                        found.put(address, String.format(Locale.ROOT, "%s, %s bytes, %s", r.columns()[6], r.columns()[2], r.columns()[3]));
+                    }
+                }
+            } catch (IOException e) {
+                return Map.of();
+            }
+            return found;
+        }
+
+        /** The roots that point at the named objects, from roots.tsv: which kind of root a walker took or left out. */
+        private static Map<Long, String> roots(Path file, Set<Long> named) {
+            Map<Long, String> found = new HashMap<>();
+            if (named.isEmpty() || !Files.isRegularFile(file)) {
+                return found;
+            }
+            try (KeyTable t = new KeyTable(file, "kind\taddress\ttarget")) {
+                KeyTable.Row r;
+                while ((r = t.next()) != null) {
+                    long target = t.address(r, 2, "target");
+                    if (named.contains(target)) {
+                        String root = String.format(Locale.ROOT, "the %s root %s points at it", r.columns()[0], r.columns()[1]);
+                        found.merge(target, root, (a, b) -> a + ", " + b);
+                    }
+                }
+            } catch (IOException e) {
+                return Map.of();
+            }
+            return found;
+        }
+    }
+}
