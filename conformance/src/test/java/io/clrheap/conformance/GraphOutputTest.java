@@ -86,11 +86,14 @@ class GraphOutputTest {
     }
 
     @Test
-    void aFrozenObjectNoRootReachesMayBeReportedLiveOrNot() throws Exception {
+    void aFrozenObjectTheKeyListsLiveIsMissingWhenTheWalkerLeavesItOut() throws Exception {
         Path answer = key(0x1000, 0x2000, 0x3000);
         Files.writeString(answer.resolve("objects.tsv"), "0x7f0000000008\t0x40\t24\tfrozen\t0\tobject\tSystem.String\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(answer.resolve(GraphComparison.LIVE), "address\n0x1000\n0x3000\n0x7f0000000008\n"); // frozen: live
         assertThat(GraphComparison.live(LiveListing.read(file("with.txt", "0x1000\n0x3000\n0x7f0000000008\n")), answer).passed()).isTrue();
-        assertThat(GraphComparison.live(LiveListing.read(file("without.txt", "0x1000\n0x3000\n")), answer).passed()).isTrue();
+        Comparison.Result without = GraphComparison.live(LiveListing.read(file("without.txt", "0x1000\n0x3000\n")), answer);
+        assertThat(without.passed()).isFalse();
+        assertThat(without.first()).anyMatch(l -> l.startsWith("missing live object: 0x7f0000000008"));
     }
 
     @Test
