@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * For every built-in scenario × runtime × GC flavour: the files {@code generate} writes, walked by the walker, give
- * exactly the answer key written from the ground truth — its objects, its {@code dumpheap -stat} text, its regions,
+ * exactly the answer key written from the ground truth — its objects, their type names read from the dump's metadata
+ * alone, every reference (references.tsv) and the live set (live.tsv), its {@code dumpheap -stat} text, its regions,
  * its handles and its threads' allocation contexts.
  */
 class AnswerKeyConformanceTest {
@@ -63,6 +64,9 @@ class AnswerKeyConformanceTest {
                 DiscoveredHeap heap = dump.heap();
                 AnswerKeyCheck.Result result = AnswerKeyCheck.check(dump, answer);
                 assertThat(result.first()).as("%s: differences", file.getFileName()).isEmpty();
+                assertThat(result.names()).as("%s: type names from metadata", file.getFileName()).isZero();
+                assertThat(result.graph()).as("%s: references and live set", file.getFileName()).isZero();
+                assertThat(Files.readAllLines(answer.resolve("references.tsv"))).as("the key has references").hasSizeGreaterThan(1);
                 assertThat(result.agrees()).isTrue();
 
                 DumpHeapStat stat = new DumpHeapStat();
