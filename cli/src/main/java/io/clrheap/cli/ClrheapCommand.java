@@ -65,12 +65,28 @@ public final class ClrheapCommand implements Runnable {
         return new Outcome(code, out.toString(), err.toString());
     }
 
+    /**
+     * Bad usage: one line saying what is wrong (and picocli's suggestion for a mistyped option or command), then where
+     * the help is — not the whole help, which would bury the one line that matters. Exit code 2.
+     */
+    static int badUsage(CommandLine.ParameterException e, String[] args) {
+        CommandLine c = e.getCommandLine();
+        PrintWriter err = c.getErr();
+        String message = e.getMessage() == null ? "bad usage" : e.getMessage().replaceFirst("^Error: ", "");
+        err.println(c.getCommandSpec().qualifiedName() + ": " + message);
+        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        err.println("Try './" + c.getCommandSpec().qualifiedName() + " --help' for the options and examples.");
+        err.flush();
+        return c.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
     /** Runs the command line with the given streams; returns the exit code. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cli = new CommandLine(new ClrheapCommand());
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler(new ErrorReporter());
+        cli.setParameterExceptionHandler(ClrheapCommand::badUsage);
         return cli.execute(args);
     }
 }

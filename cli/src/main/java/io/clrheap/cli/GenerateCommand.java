@@ -105,13 +105,18 @@ final class GenerateCommand implements Callable<Integer> {
         Scenario s;
         try {
             s = ScenarioOption.resolve(scenario);
+        } catch (IllegalArgumentException e) {
+            err.println("clrheap generate: " + e.getMessage()); // the scenario file itself is wrong: invalid input
+            return EXIT_INVALID_INPUT;
+        }
+        try {
             s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
             if (heaps != null || seed != null) {
                 s = s.toBuilder().heaps(heaps == null ? s.heaps() : heaps).seed(seed == null ? s.seed() : seed).build();
             }
         } catch (IllegalArgumentException e) {
-            err.println("clrheap generate: " + e.getMessage());
-            return EXIT_INVALID_INPUT;
+            // the options do not fit the scenario (4 heaps under workstation GC): bad usage
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
