@@ -143,6 +143,12 @@ final class WalkCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No summary line on stderr.")
     boolean quiet;
 
+    @Option(names = {"-v", "--verbose"}, description = "The walk's speed on stderr even when it took less than a second.")
+    boolean verbose;
+
+    /** A walk shorter than this says nothing of its speed unless --verbose: 7,000 objects need no speed line. */
+    static final long SPEED_LINE_NANOS = 1_000_000_000L;
+
     @Option(names = "--engine", paramLabel = "ENGINE",
             description = "Who reads the heap: walker (clrheap's own, without the DAC; the default); dac (Microsoft's DAC, the way SOS "
                     + "walks: ISOSDacInterface, object by object with GetObjectData); dac-heapwalk (the DAC's own heap walker, "
@@ -363,8 +369,9 @@ final class WalkCommand implements Callable<Integer> {
             long start = System.nanoTime();
             RefsReport.Summary r = RefsReport.print(out, walker, new ObjectReferences(session.memory(), session.target().layout()), heap.freeMethodTable());
             progress.close();
-            if (!quiet) {
-                err.printf("clrheap: walked %,d objects and read %,d references in %,d ms%n", r.objects(), r.references(), (System.nanoTime() - start) / 1_000_000);
+            long nanos = System.nanoTime() - start;
+            if (!quiet && (verbose || nanos > SPEED_LINE_NANOS)) {
+                err.printf("clrheap: walked %,d objects and read %,d references in %,d ms%n", r.objects(), r.references(), nanos / 1_000_000);
             }
             if (r.problems() > 0 && !quiet) {
                 err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", r.problems(), r.problems() == 1 ? "" : "s");
@@ -422,7 +429,7 @@ final class WalkCommand implements Callable<Integer> {
         }, parallel);
         long nanos = System.nanoTime() - start;
         progress.close(); // the bar's line ends before the summary
-        if (!quiet) {
+        if (!quiet && (verbose || nanos > SPEED_LINE_NANOS)) {
             // the walk phase alone (JVM start, opening the dump and discovery excluded): the README's performance figures
             err.printf("clrheap: walked %,d objects (%,d MiB) in %,d ms on %d thread%s: %,.1f M objects/s%n", stat.objects(),
                     stat.bytes() >> 20, nanos / 1_000_000, parallel, parallel == 1 ? "" : "s",

@@ -66,7 +66,7 @@ class LiveWalkTest {
             }
 
             long start = System.nanoTime();
-            Outcome stat = ClrheapCommand.run("walk", "--pid", pid, "--stat");
+            Outcome stat = ClrheapCommand.run("walk", "--pid", pid, "--stat", "--verbose");
             long commandMillis = (System.nanoTime() - start) / 1_000_000;
             assertThat(stat.exitCode()).as(stat.err()).isZero();
             assertThat(stat.out()).contains("Total " + String.format("%,d", walked.size()) + " objects");
