@@ -19,8 +19,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "capture",
         mixinStandardHelpOptions = true,
-        description = {"Record a real golden folder from a running .NET 8, 9 or 10 process on Linux x64:",
-            "a full dump through the diagnostics IPC, then the runtime's own heap snapshot",
+        description = {"Record a real golden folder from a running .NET 8, 9 or 10 process on Linux x64.",
+            "It holds a full dump through the diagnostics IPC, then the runtime's own heap snapshot",
             "(EventPipe GCBulkNode/GCBulkEdge/GCBulkType/roots/GC events), written as",
             "core.xz (trimmed, environment blanked), live-objects.txt, roots.txt, refs.txt,",
             "gc-events.txt and info.txt. The runtime collects its heap for the snapshot.",

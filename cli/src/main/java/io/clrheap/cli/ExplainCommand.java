@@ -25,8 +25,9 @@ import picocli.CommandLine.Option;
 @Command(
         name = "explain",
         mixinStandardHelpOptions = true,
-        description = {"Narrate the pointer chase that finds the GC heap, read by read: for each read the",
-            "structure, field, offset, address, value, where the offset comes from, and its bytes.",
+        description = {"Narrate the pointer chase that finds the GC heap, read by read.",
+            "For each read: the structure, field, offset, address, value, where the offset comes",
+            "from, and its bytes.",
             "On a dump: runtime module -> g_dacTable -> g_gcDacGlobals -> GcDacVars -> heaps ->",
             "generation tables -> regions -> threads' allocation contexts.",
             "With --emulate SCENARIO --in-process, on an emulated process: thread -> allocation",

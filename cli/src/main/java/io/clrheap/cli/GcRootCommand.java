@@ -19,9 +19,9 @@ import picocli.CommandLine.Option;
 @Command(
         name = "gcroot",
         mixinStandardHelpOptions = true,
-        description = {"Show what keeps an object alive: every root that reaches it, each with its shortest",
-            "chain of references (object, type, and the field offset each step is read from), shortest",
-            "first. Roots are the dump's GC handles (by kind) and its finalization queues; stack and",
+        description = {"Show what keeps an object alive: every root that reaches it, shortest path first.",
+            "Each path is the chain of references from the root (object, type, and the field offset",
+            "each step is read from). Roots are the dump's GC handles (by kind) and its finalization queues; stack and",
             "register roots need the threads' stacks unwound and are not searched."},
         footer = {
             "",

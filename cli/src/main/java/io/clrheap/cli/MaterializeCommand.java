@@ -50,7 +50,7 @@ final class MaterializeCommand implements Callable<Integer> {
             description = "A built-in scenario (./clrheap scenarios lists them) or a scenario JSON file (docs/scenarios.md).")
     String scenario;
 
-    @Option(names = "--runtime", paramLabel = "8|9|10", converter = RuntimeOptions.RuntimeConverter.class,
+    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
             description = "Runtime version (default: the scenario's).")
     RuntimeVersion runtime;
 

@@ -17,8 +17,8 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "objsize",
         mixinStandardHelpOptions = true,
-        description = {"Print the size of an object and of everything it references, directly or not, each",
-            "object counted once: sizeof(ADDR) = BYTES (0xHEX) bytes (TYPE), as SOS prints it, and how many",
+        description = {"Print the bytes an object keeps reachable: itself and everything it references.",
+            "Each object is counted once, directly referenced or not: sizeof(ADDR) = BYTES (0xHEX) bytes (TYPE), as SOS prints it, and how many",
             "objects that is."},
         footer = {
             "",

@@ -39,8 +39,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "walk",
         mixinStandardHelpOptions = true,
-        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, or of a running process, without the DAC",
-            "(or, with --engine dac or dac-heapwalk, through Microsoft's DAC of the dump's build, run in a child process).",
+        description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, or of a running process, without the DAC.",
+            "(With --engine dac or dac-heapwalk: through Microsoft's DAC of the dump's build, run in a child process.)",
             "The dump is a Linux x64 ELF core (.xz accepted),",
             "a Windows x64 minidump, or a clrheap fixture bundle (.clrheap.tar.xz).",
             "The runtime build and GC flavour are read from the dump itself.",
