@@ -363,7 +363,7 @@ final class WalkCommand implements Callable<Integer> {
             return 0;
         }
         if (report.handles) {
-            return HandleReport.print(out, json, session.handleTables());
+            return HandleReport.print(out, json, session.handleTables(), session, typeNames);
         }
         if (report.refs) {
             long start = System.nanoTime();

@@ -101,6 +101,12 @@ class RealDumpCommandLineTest {
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("Handles by type:", "strong", "weak_short", "weak_long", "pinned", "dependent");
         assertThat(r.out()).contains("0x7f030b5f19f8"); // the program's dependent handle (handles.txt)
+        // as SOS's gchandles: only handles that hold an object, each with its target's type; the unused slots counted
+        assertThat(r.out().lines().filter(l -> l.startsWith("0x"))).isNotEmpty()
+                .noneMatch(l -> l.split("\\s+")[2].equals("0x0"))
+                .allMatch(l -> l.matches(".*\\s[0-9]+\\s+\\S.*"));
+        assertThat(r.out()).containsPattern("[0-9,]+ handle slots? of the allocated blocks holds? no object: not listed")
+                .contains("System.");
     }
 
     @Test
