@@ -122,7 +122,7 @@ class MaterializeCommandTest {
     void usageErrorsAndHelp() {
         Outcome help = run("materialize", "--help");
         assertThat(help.exitCode()).isZero();
-        assertThat(help.out()).contains("MAP_FIXED_NOREPLACE", "--for=DURATION", "--runtime=8|9|10", "walk --pid");
+        assertThat(help.out()).contains("MAP_FIXED_NOREPLACE", "--for=DURATION", "--runtime=net8|net9|net10", "walk --pid");
         Outcome duration = run("materialize", "default", "--for", "soon");
         assertThat(duration.exitCode()).isEqualTo(2);
         assertThat(duration.err()).contains("'soon' is not a duration");
