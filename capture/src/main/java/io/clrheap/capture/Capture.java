@@ -38,7 +38,7 @@ public final class Capture {
     /** Dumps and snapshots taken before giving up on a snapshot that does not describe its dump. */
     static final int ATTEMPTS = 5;
 
-    /** GC | GCHeapSurvivalAndMovement | GCHeapDump | GCHeapCollect | Type | GCHeapAndTypeNames (the runtime's event manifest; docs/diagnostics-ipc.md section 6). */
+    /** GC | GCHeapSurvivalAndMovement | GCHeapDump | GCHeapCollect | Type | GCHeapAndTypeNames (the runtime's event manifest; docs/ipc-protocol.md section 6). */
     public static final long KEYWORDS = 0x1L | 0x400000L | 0x100000L | 0x800000L | 0x80000L | 0x1000000L;
     public static final int LEVEL_VERBOSE = 5;
     public static final String RUNTIME_PROVIDER = "Microsoft-Windows-DotNETRuntime";

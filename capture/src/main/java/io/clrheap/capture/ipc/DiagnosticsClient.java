@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A client of a .NET runtime's diagnostics IPC (docs/diagnostics-ipc.md sections 1-4, which cite the protocol's own
+ * A client of a .NET runtime's diagnostics IPC (docs/ipc-protocol.md sections 1-4, which cite the protocol's own
  * document for each fact) over its Unix domain socket {@code $TMPDIR/dotnet-diagnostic-PID-KEY-socket}: {@code Dump/GenerateCoreDump},
  * {@code EventPipe/CollectTracing2} and {@code EventPipe/StopTracing}. Every wait has a deadline; a runtime that does
  * not answer in time is a {@link DiagnosticsException} saying what was awaited.

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * A diagnostics IPC message: the header (magic "DOTNET_IPC_V1\0", u16 size of the whole message, u8 command set, u8
  * command id, u16 reserved) and a payload of little-endian fields and length-prefixed UTF-16 strings
- * (docs/diagnostics-ipc.md section 2, with the protocol's sources).
+ * (docs/ipc-protocol.md section 2, with the protocol's sources).
  */
 final class IpcMessage {
 

@@ -17,7 +17,7 @@ import java.util.Map;
  * without are decoded; every event's metadata id must be defined by a metadata record of the stream. Stacks and
  * sequence points are skipped. The events come back sorted by timestamp.
  *
- * <p>Format: docs/diagnostics-ipc.md section 7 (the nettrace V5 format, each fact with its source).
+ * <p>Format: docs/ipc-protocol.md section 7 (the nettrace V5 format, each fact with its source).
  * Every size and count read from the stream is checked against {@link NettraceLimits} before anything is allocated
  * for it; a truncated or corrupt stream is a {@link NettraceFormatException} naming the byte offset.
  */
@@ -29,7 +29,7 @@ public final class NettraceReader {
     static final int TAG_BEGIN_PRIVATE_OBJECT = 5;
     static final int TAG_END_OBJECT = 6;
 
-    /** Compressed header flag bits (the nettrace format, "Header compression": docs/diagnostics-ipc.md section 7). */
+    /** Compressed header flag bits (the nettrace format, "Header compression": docs/ipc-protocol.md section 7). */
     static final int FLAG_METADATA_ID = 1;
     static final int FLAG_CAPTURE_THREAD_AND_SEQUENCE = 2;
     static final int FLAG_THREAD_ID = 4;

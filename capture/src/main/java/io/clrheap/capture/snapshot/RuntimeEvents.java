@@ -2,7 +2,7 @@ package io.clrheap.capture.snapshot;
 
 /**
  * The events of the Microsoft-Windows-DotNETRuntime provider that the GC heap snapshot reads, by event id
- * (https://github.com/dotnet/runtime/blob/main/src/coreclr/vm/ClrEtwAll.man; docs/diagnostics-ipc.md section 8).
+ * (https://github.com/dotnet/runtime/blob/main/src/coreclr/vm/ClrEtwAll.man; docs/ipc-protocol.md section 8).
  */
 final class RuntimeEvents {
 
@@ -21,7 +21,7 @@ final class RuntimeEvents {
     static final int GC_PER_HEAP_HISTORY = 204;
     static final int GC_GLOBAL_HEAP_HISTORY = 205;
 
-    /** GCRootKind (the manifest's GCRootKindMap; docs/diagnostics-ipc.md section 8). */
+    /** GCRootKind (the manifest's GCRootKindMap; docs/ipc-protocol.md section 8). */
     static String rootKind(int kind) {
         return switch (kind) {
             case 0 -> "Stack";

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A test writer of nettrace V5 streams, written from the format as docs/diagnostics-ipc.md section 7 gives it, independently of
+ * A test writer of nettrace V5 streams, written from the format as docs/ipc-protocol.md section 7 gives it, independently of
  * the reader: the header, the Trace object, metadata blocks, event blocks with compressed or uncompressed headers
  * (events written in the order given, so a test can put per-thread buffers out of time order), stack and sequence
  * point blocks, and the end tag.

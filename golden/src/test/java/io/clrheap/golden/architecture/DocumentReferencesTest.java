@@ -122,7 +122,7 @@ class DocumentReferencesTest {
         assertThat(unresolvedDocuments(root, citing, " * the protocol (" + bare + ")", 7))
                 .containsExactly("capture/src/main/java/io/clrheap/capture/ipc/Example.java:7: " + bare);
         assertThat(unresolvedDocuments(root, citing,
-                " * https://github.com/dotnet/diagnostics/blob/main/documentation/design-docs/ipc-protocol.md; docs/diagnostics-ipc.md", 7))
+                " * https://github.com/dotnet/diagnostics/blob/main/documentation/design-docs/ipc-protocol.md; docs/ipc-protocol.md", 7))
                 .isEmpty();
         assertThat(unresolvedDocuments(root, root.resolve("emulator/src/test/java/X.java"), "read(\"../docs/scenarios.md\")", 1)).isEmpty();
         assertThat(unresolvedDocuments(root, root.resolve("clrheap"), "-Dbench.out=\"$ROOT/BENCHMARKS.md\"", 1)).isEmpty();
