@@ -30,11 +30,7 @@ public record LiveListing(long[] addresses, List<String> problems, List<String> 
         WalkerOutput.Problems problems = new WalkerOutput.Problems();
         try (OutputLines in = OutputLines.open(output)) {
             OutputLines.Line l;
-            while ((l = in.next()) != null) {
-                if (l.tooLong()) {
-                    problems.add(l.tooLongProblem());
-                    continue;
-                }
+            while ((l = in.nextFitting(problems)) != null) {
                 Matcher m = FIRST.matcher(l.text());
                 if (!m.matches()) {
                     continue;

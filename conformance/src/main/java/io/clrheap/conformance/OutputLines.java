@@ -70,6 +70,15 @@ final class OutputLines implements Closeable {
         return new OutputLines(Files.newInputStream(file));
     }
 
+    /** The next line that fits, each longer one reported to {@code problems} and skipped; null at the end. */
+    Line nextFitting(WalkerOutput.Problems problems) throws IOException {
+        Line l;
+        while ((l = next()) != null && l.tooLong()) {
+            problems.add(l.tooLongProblem());
+        }
+        return l;
+    }
+
     /** The next line, or null at the end. */
     Line next() throws IOException {
         int kept = 0;

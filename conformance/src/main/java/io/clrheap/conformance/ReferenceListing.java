@@ -50,11 +50,7 @@ public final class ReferenceListing {
         try (OutputLines in = OutputLines.open(output)) {
             OutputLines.Line l;
             long[] line = new long[64];
-            while ((l = in.next()) != null) {
-                if (l.tooLong()) {
-                    problems.add(l.tooLongProblem());
-                    continue;
-                }
+            while ((l = in.nextFitting(problems)) != null) {
                 String text = l.text();
                 if (text.isBlank() || text.stripLeading().startsWith("#")) {
                     continue;

@@ -78,11 +78,7 @@ public final class WalkerOutput {
         long totalBytes = -1;
         try (OutputLines in = OutputLines.open(output)) {
             OutputLines.Line l;
-            while ((l = in.next()) != null) {
-                if (l.tooLong()) {
-                    problems.add(l.tooLongProblem());
-                    continue;
-                }
+            while ((l = in.nextFitting(problems)) != null) {
                 String line = l.text();
                 Matcher total = TOTAL.matcher(line);
                 if (total.matches()) {
@@ -136,11 +132,7 @@ public final class WalkerOutput {
         Problems problems = new Problems();
         try (OutputLines in = OutputLines.open(output)) {
             OutputLines.Line l;
-            while ((l = in.next()) != null) {
-                if (l.tooLong()) {
-                    problems.add(l.tooLongProblem());
-                    continue;
-                }
+            while ((l = in.nextFitting(problems)) != null) {
                 String line = l.text();
                 Matcher m = LISTED.matcher(line);
                 if (m.matches()) {
