@@ -47,7 +47,13 @@ import picocli.CommandLine;
             "           counts, so ./clrheap walk DUMP --objects --live is read too;",
             "           live.tsv, as a set (frozen segments' objects are live: the",
             "           GC never collects them)",
-            "Lines that do not start with 0x (headers, banners, '#' comments, blank",
+            "  eeheap   SOS-style eeheap -gc text (what ./clrheap walk DUMP --eeheap",
+            "           prints); eeheap.txt, line by line",
+            "  handles  SOS-style gchandles text (what ./clrheap walk DUMP --handles",
+            "           prints); gchandles.txt, line by line",
+            "eeheap and handles compare every line but blank ones, runs of blanks",
+            "counting as one (a walker's own column widths pass); docs/reports.md",
+            "has both formats. For the other kinds, lines that do not start with 0x (headers, banners, '#' comments, blank",
             "lines) are ignored. A refs or live difference names the object, its type",
             "and size (objects.tsv); a live one also the roots pointing at it",
             "(roots.tsv). Answer keys written before the object graph have no",
@@ -114,7 +120,7 @@ final class ConformCommand implements Callable<Integer> {
             description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}).", defaultValue = "elf")
     FixtureFormat format = FixtureFormat.ELF;
 
-    @Option(names = "--expect", paramLabel = "stat|objects|refs|live", description = "What the walker prints (the formats are below; default: ${DEFAULT-VALUE}).",
+    @Option(names = "--expect", paramLabel = "stat|objects|refs|live|eeheap|handles", description = "What the walker prints (the formats are below; default: ${DEFAULT-VALUE}).",
             defaultValue = "stat")
     String expect = "stat";
 
@@ -137,7 +143,10 @@ final class ConformCommand implements Callable<Integer> {
             case "objects" -> ConformanceRunner.Expect.OBJECTS;
             case "refs" -> ConformanceRunner.Expect.REFS;
             case "live" -> ConformanceRunner.Expect.LIVE;
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat, objects, refs or live, not '" + expect + "'");
+            case "eeheap" -> ConformanceRunner.Expect.EEHEAP;
+            case "handles" -> ConformanceRunner.Expect.HANDLES;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat, objects, refs, live, eeheap or handles, not '"
+                    + expect + "'");
         };
         ExternalWalker command;
         try {
@@ -165,10 +174,10 @@ final class ConformCommand implements Callable<Integer> {
         if ((suite == null) == dacReference.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give either --suite or --dac-reference");
         }
-        if (!dacReference.isEmpty() && (e == ConformanceRunner.Expect.REFS || e == ConformanceRunner.Expect.LIVE)) {
-            // the DAC reference's answer key is the DAC's object walk: it has no references or roots to compare with
+        if (!dacReference.isEmpty() && e != ConformanceRunner.Expect.STAT && e != ConformanceRunner.Expect.OBJECTS) {
+            // the DAC reference's answer key is the DAC's object walk: it has no references, roots, regions or handles
             throw new CommandLine.ParameterException(spec.commandLine(), "--dac-reference answers --expect stat and objects; --expect " + expect
-                    + " needs a --suite (its answer keys hold references.tsv and live.tsv)");
+                    + " needs a --suite (its answer keys hold references.tsv, live.tsv, eeheap.txt and gchandles.txt)");
         }
         if (!dacReference.isEmpty()) {
             return againstDac(command, e, out, err);

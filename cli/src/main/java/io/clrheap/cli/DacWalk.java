@@ -12,7 +12,8 @@ import io.clrheap.dac.DacHeap;
 import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.generator.answer.AddressOrderedObjects;
 import io.clrheap.walker.report.DumpHeapStat;
-import io.clrheap.walker.report.EeHeapReport;
+import io.clrheap.walker.report.SosEeHeap;
+import io.clrheap.layout.GcFlavor;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.runtime.Target;
 import java.io.IOException;
@@ -127,14 +128,15 @@ final class DacWalk {
                 printer.end();
             }
             case EEHEAP -> {
-                EeHeapReport r = new EeHeapReport(target, heap.asDiscoveredHeap());
+                SosEeHeap r = SosEeHeap.of(heap.asDiscoveredHeap(), target.gc() == GcFlavor.SERVER);
                 if (json) {
-                    ObjectNode root = r.toJson();
+                    ObjectNode root = r.json();
                     ArrayNode problems = root.putArray("problems");
                     heap.failures().forEach(f -> problems.add("DAC call failed: " + f));
                     print(root);
                 } else {
-                    r.print(out);
+                    out.print(r.text());
+                out.flush();
                     heap.failures().forEach(f -> out.println("problem: DAC call failed: " + f));
                 }
             }

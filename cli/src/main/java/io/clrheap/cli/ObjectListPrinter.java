@@ -9,8 +9,10 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 
 /**
- * {@code walk --objects}: one line per object (address, MT, unaligned size, type; tab-separated), or with {@code --json}
- * an array of objects with their generation and heap. The same for every engine.
+ * {@code walk --objects}: one line per object in the answer key's {@code objects.tsv} format (docs/reports.md): address,
+ * MT, unaligned size, generation ({@code gen0}, {@code gen1}, {@code gen2}, {@code loh}, {@code poh}, {@code frozen}),
+ * heap, kind ({@code object} or {@code free}) and type, tab-separated; or with {@code --json} an array of objects with
+ * the same fields. The same for every engine.
  */
 final class ObjectListPrinter {
 
@@ -28,7 +30,7 @@ final class ObjectListPrinter {
         if (this.json != null) {
             this.json.writeStartArray();
         } else {
-            out.println("address\tmt\tsize\ttype");
+            out.println("address\tmt\tsize\tgeneration\theap\tkind\ttype");
         }
     }
 
@@ -36,7 +38,9 @@ final class ObjectListPrinter {
         if (json == null) {
             line.setLength(0);
             line.append("0x").append(Long.toHexString(address)).append('\t').append("0x").append(Long.toHexString(mt))
-                    .append('\t').append(size).append('\t').append(names.display(mt, freeMethodTable));
+                    .append('\t').append(size).append('\t').append(region == null ? "unknown" : region.kind().id())
+                    .append('\t').append(region == null ? -1 : region.heap()).append('\t').append(mt == freeMethodTable ? "free" : "object")
+                    .append('\t').append(names.display(mt, freeMethodTable));
             out.println(line);
             return;
         }
@@ -48,6 +52,7 @@ final class ObjectListPrinter {
             json.writeStringField("type", names.display(mt, freeMethodTable));
             json.writeStringField("generation", region == null ? "unknown" : region.kind().id());
             json.writeNumberField("heap", region == null ? -1 : region.heap());
+            json.writeStringField("kind", mt == freeMethodTable ? "free" : "object");
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.DumpHeapStat;
-import io.clrheap.walker.report.EeHeapReport;
+import io.clrheap.walker.report.SosEeHeap;
 import io.clrheap.walker.graph.ObjectReferences;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.live.LiveProcess;
@@ -350,14 +350,15 @@ final class WalkCommand implements Callable<Integer> {
             return 0;
         }
         if (report.eeheap) {
-            EeHeapReport r = new EeHeapReport(session.target(), heap);
+            SosEeHeap r = session.eeHeap();
             if (json) {
-                ObjectNode root = r.toJson();
+                ObjectNode root = r.json();
                 ArrayNode problems = root.putArray("problems");
                 heap.problems().forEach(p -> problems.add(p.describe()));
                 printJson(out, root);
             } else {
-                r.print(out);
+                out.print(r.text());
+                out.flush();
                 heap.problems().forEach(p -> out.println("problem: " + p.describe()));
             }
             return 0;

@@ -130,7 +130,7 @@ class ClrheapCommandTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("mine.core");
         Outcome walk = run("walk", dir.resolve("mine.core").toString(), "--eeheap", "-q");
-        assertThat(walk.out()).contains("3 heaps");
+        assertThat(walk.out()).contains("Number of GC Heaps: 3");
     }
 
     @Test

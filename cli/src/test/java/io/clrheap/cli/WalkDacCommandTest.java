@@ -56,7 +56,7 @@ class WalkDacCommandTest {
     }
 
     private static java.util.List<String> regionLines(String eeheap) {
-        return eeheap.lines().filter(l -> l.matches("  (gen0|gen1|gen2|loh|poh|frozen) .*")).toList();
+        return eeheap.lines().filter(l -> l.matches("[0-9a-f]{16} .*")).toList();
     }
 
     @Test

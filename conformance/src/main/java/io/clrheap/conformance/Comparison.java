@@ -182,7 +182,7 @@ public final class Comparison {
         }
     }
 
-    private static final class Differences {
+    static final class Differences {
         private long count;
         private final List<String> first = new ArrayList<>();
 

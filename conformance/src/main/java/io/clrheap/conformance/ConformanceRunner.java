@@ -14,11 +14,15 @@ public final class ConformanceRunner {
 
     /**
      * What the walker prints: SOS {@code dumpheap -stat} text, an object listing {@code address mt size}, every
-     * object's references {@code 0xSRC: 0xTARGET …}, or the live objects {@code 0xADDRESS}; and the answer key file each
-     * is compared with.
+     * object's references {@code 0xSRC: 0xTARGET …}, the live objects {@code 0xADDRESS}, SOS {@code eeheap -gc} or
+     * {@code gchandles} text; and the answer key file each is compared with.
      */
     public enum Expect {
-        STAT("dumpheap-stat.txt"), OBJECTS("objects.tsv"), REFS(GraphComparison.REFERENCES), LIVE(GraphComparison.LIVE);
+        STAT("dumpheap-stat.txt"), OBJECTS("objects.tsv"), REFS(GraphComparison.REFERENCES), LIVE(GraphComparison.LIVE),
+        /** SOS {@code eeheap -gc} text (docs/reports.md), compared line by line with the key's. */
+        EEHEAP("eeheap.txt"),
+        /** SOS {@code gchandles} text (docs/reports.md), compared line by line with the key's. */
+        HANDLES("gchandles.txt");
 
         private final String keyFile;
 
@@ -130,6 +134,7 @@ public final class ConformanceRunner {
                     notes.addAll(0, live.notes());
                     result = GraphComparison.live(live, ready.answer());
                 }
+                case EEHEAP, HANDLES -> result = ReportComparison.lines(output, ready.answer().resolve(expect.keyFile()));
                 default -> throw new IllegalStateException("unknown --expect " + expect);
             }
         } catch (AnswerKeyException e) {

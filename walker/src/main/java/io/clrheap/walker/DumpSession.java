@@ -15,7 +15,15 @@ import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.WalkRules;
 import io.clrheap.walker.walk.WalkSummary;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.graph.RootKind;
+import io.clrheap.walker.report.HandleInfo;
+import io.clrheap.walker.report.SosEeHeap;
+import io.clrheap.walker.report.SosGcHandles;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -140,6 +148,47 @@ public final class DumpSession implements AutoCloseable {
     /** The GC handle tables: every handle with its type and target, and the problems met reading them. */
     public HandleTableWalker handleTables() {
         return new HandleTableWalker(target, heap().heaps().size());
+    }
+
+    /** SOS's {@code eeheap -gc} of the discovered heap (docs/reports.md): every region with its bounds, and the totals. */
+    public SosEeHeap eeHeap() {
+        return SosEeHeap.of(heap(), target.gc() == GcFlavor.SERVER);
+    }
+
+    /**
+     * SOS's {@code gchandles} (docs/reports.md): every handle of {@code tables} that holds an object, with the object's
+     * MethodTable, size and type as {@code names} gives it; an object the dump lacks has size 0 and type
+     * {@code (not in the dump)}.
+     */
+    public SosGcHandles gcHandles(HandleTableWalker tables, TypeNames names) {
+        WalkRules rules = WalkRules.of(target.layout());
+        long free = heap().freeMethodTable();
+        Memory memory = target.memory();
+        List<SosGcHandles.Handle> held = new ArrayList<>();
+        for (HandleInfo h : tables.handles()) {
+            if (h.target() == 0) {
+                continue; // an unused slot: SOS's gchandles lists only handles that hold an object
+            }
+            RootKind kind = RootKind.ofHandleType(h.typeName());
+            if (kind == null) {
+                continue; // an internal type (the dependent handles' secondary block): no handle of the program's
+            }
+            long mt = 0;
+            long size = 0;
+            String type;
+            try {
+                mt = memory.readPointer(h.target()) & rules.methodTableMask();
+                long baseSize = memory.readU32(mt + rules.mtBaseSizeOffset());
+                int componentSize = rules.componentSize((int) memory.readU32(mt + rules.mtFlagsOffset()));
+                long count = componentSize == 0 ? 0 : memory.readU32(h.target() + rules.componentCountOffset());
+                size = rules.size(baseSize, componentSize, count);
+                type = names.display(mt, free);
+            } catch (MissingMemoryException e) {
+                type = "(not in the dump)";
+            }
+            held.add(new SosGcHandles.Handle(h.handle(), kind, h.target(), mt, size, h.secondary(), type));
+        }
+        return new SosGcHandles(held);
     }
 
     @Override

@@ -96,7 +96,7 @@ class GoldenCorpusUpdateTest {
         Path corpus = copy();
         Path eeheap = NET8_TINY.expected(corpus).resolve("eeheap.txt");
         List<String> lines = Files.readAllLines(eeheap, StandardCharsets.UTF_8);
-        lines.set(3, lines.get(3).replace("gen0 ", "genX "));
+        lines.set(6, lines.get(6).replace("generation 0:", "generation X:"));
         Files.write(eeheap, lines, StandardCharsets.UTF_8);
 
         CorpusReport report = corpus(corpus, TINY, MIN_OBJECT).check(FixtureGlob.ALL, CorpusListener.NONE);
@@ -105,12 +105,12 @@ class GoldenCorpusUpdateTest {
             assertThat(c.fixture()).isEqualTo(NET8_TINY);
             assertThat(c.bundle()).isEmpty();
             assertThat(c.files()).singleElement().satisfies(f -> {
-                assertThat(List.of(f.file(), f.presence(), f.removed(), f.added(), f.firstLine())).containsExactly("eeheap.txt", Presence.BOTH, 1, 1, 4L);
-                assertThat(f.committedLine()).contains("genX");
-                assertThat(f.freshLine()).contains("gen0");
+                assertThat(List.of(f.file(), f.presence(), f.removed(), f.added(), f.firstLine())).containsExactly("eeheap.txt", Presence.BOTH, 1, 1, 7L);
+                assertThat(f.committedLine()).contains("generation X:");
+                assertThat(f.freshLine()).contains("generation 0:");
             });
             assertThat(c.before()).contains(c.after());
-            assertThat(c.summary()).isEqualTo("eeheap.txt: 1 line removed, 1 added, first at line 4");
+            assertThat(c.summary()).isEqualTo("eeheap.txt: 1 line removed, 1 added, first at line 7");
         });
         assertThat(report.counts()).isEqualTo("1 changed, 0 added, 0 removed, 11 unchanged");
         assertThat(report.upToDate()).isFalse();

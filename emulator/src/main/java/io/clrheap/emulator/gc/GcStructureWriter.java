@@ -111,7 +111,8 @@ public final class GcStructureWriter {
         long committed = Math.min(r.reserved, ((end - r.start) + commitStep - 1) / commitStep * commitStep + r.start);
         // the ephemeral region's heap_segment.allocated lags: it stays at mem while gen0 grows (docs/reference/discovery.md section 6)
         s.allocated(ephemeral ? r.mem : r.cursor);
-        s.committed(Math.max(committed, r.mem));
+        long committedEnd = Math.max(committed, r.mem);
+        s.committed(committedEnd);
         s.reserved(r.reserved);
         s.used(end);
         s.mem(r.mem);
@@ -127,7 +128,7 @@ public final class GcStructureWriter {
             s.heap(heap.gcHeap);
         }
         process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, r.frozen ? -1 : r.generation, r.frozen, r.descriptor,
-                r.start, r.mem, end, r.reserved, flags));
+                r.start, r.mem, end, r.reserved, flags, committedEnd, process.server() ? heap.gcHeap : 0));
     }
 
     /**

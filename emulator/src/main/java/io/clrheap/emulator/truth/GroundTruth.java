@@ -25,8 +25,12 @@ public final class GroundTruth {
         }
     }
 
-    /** A region as built: heap, generation (0-4, or -1 for frozen), its descriptor and bounds. */
-    public record RegionInfo(int heap, int generation, boolean frozen, long descriptor, long start, long mem, long end, long reserved, long flags) {
+    /**
+     * A region as built: heap, generation (0-4, or -1 for frozen), its descriptor and bounds, its {@code heap_segment.committed},
+     * and its heap's {@code gc_heap} (0 under workstation GC).
+     */
+    public record RegionInfo(int heap, int generation, boolean frozen, long descriptor, long start, long mem, long end, long reserved, long flags,
+                             long committed, long gcHeap) {
     }
 
     /** An allocation context as left: owner, where the gc_alloc_context is, pointer and limit. */

@@ -4,6 +4,11 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.truth.ObjectGraph;
 import java.io.BufferedWriter;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.walker.graph.RootKind;
+import io.clrheap.walker.heap.SegmentKind;
+import io.clrheap.walker.report.SosEeHeap;
+import io.clrheap.walker.report.SosGcHandles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -13,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -108,7 +114,7 @@ public final class AnswerKeyWriter {
             out.write(eeHeap(process));
         }
         try (Writer out = writer(folder.resolve("gchandles.txt"))) {
-            out.write(gcHandles(truth));
+            out.write(gcHandles(truth, names));
         }
         try (Writer out = writer(folder.resolve("regions.tsv"))) {
             out.write("heap\tgeneration\theap_segment\tstart\tmem\tend\treserved\tflags\n");
@@ -217,7 +223,7 @@ public final class AnswerKeyWriter {
             buffer[used++] = '\t';
             if (mt != lastMt || kind != lastKind) {
                 lastTail = tails.get(kind.ordinal()).computeIfAbsent(mt,
-                        k -> (kind.id() + "\t" + typeName(kind, k, names) + "\n").getBytes(StandardCharsets.UTF_8));
+                        k -> (kindColumn(kind) + "\t" + typeName(kind, k, names) + "\n").getBytes(StandardCharsets.UTF_8));
                 lastMt = mt;
                 lastKind = kind;
             }
@@ -304,6 +310,14 @@ public final class AnswerKeyWriter {
         return generation < 0 ? "frozen" : GENERATIONS[generation];
     }
 
+    /**
+     * The kind column of objects.tsv: {@code object} or {@code free}. The LOH's padding objects are free objects to
+     * anyone reading the dump, so they are {@code free} here too: the file is what a correct walker prints.
+     */
+    private static String kindColumn(GroundTruth.Kind kind) {
+        return kind == GroundTruth.Kind.OBJECT ? "object" : "free";
+    }
+
     private static String typeName(GroundTruth.Kind kind, long mt, Map<Long, String> names) {
         return kind == GroundTruth.Kind.OBJECT ? names.getOrDefault(mt, String.format(Locale.ROOT, "Unknown (MethodTable: 0x%x)", mt)) : "Free";
     }
@@ -347,41 +361,56 @@ public final class AnswerKeyWriter {
         return s.toString();
     }
 
-    /** Heaps, their regions in each generation's list order, and the allocation contexts. */
+    /**
+     * SOS's {@code eeheap -gc} (docs/reports.md) of the regions as built: the same text {@code walk --eeheap} prints for
+     * the dump, through the one formatter both use.
+     */
     static String eeHeap(EmulatedRuntime process) {
         GroundTruth truth = process.groundTruth();
-        StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "%s, %s GC, %d heap%s\n", process.layout().primaryBuild().version(), process.scenario().gc().id(),
-                process.scenario().heaps(), process.scenario().heaps() == 1 ? "" : "s"));
+        List<SosEeHeap.Heap> heaps = new ArrayList<>();
         for (int h = 0; h < process.scenario().heaps(); h++) {
-            int heap = h;
-            s.append(String.format(Locale.ROOT, "Heap %d\n", h));
-            s.append(String.format(Locale.ROOT, "  %-6s %-14s %-8s %-14s %-14s %-14s %12s\n", "gen", "heap_segment", "flags", "mem", "end", "reserved", "size"));
+            List<SosEeHeap.Segment> segments = new ArrayList<>();
+            long gcHeap = 0;
             for (GroundTruth.RegionInfo r : truth.regions()) {
-                if (r.heap() == heap) {
-                    s.append(String.format(Locale.ROOT, "  %-6s 0x%012x 0x%-6x 0x%012x 0x%012x 0x%012x %,12d\n", r.frozen() ? "frozen" : generation(r.generation()),
-                            r.descriptor(), r.flags(), r.mem(), r.end(), r.reserved(), r.end() - r.mem()));
+                if (r.heap() == h) {
+                    SegmentKind kind = r.frozen() ? SegmentKind.FROZEN : SegmentKind.ofGeneration(r.generation());
+                    segments.add(new SosEeHeap.Segment(r.descriptor(), kind, r.mem(), r.end(), r.committed()));
+                    gcHeap = r.gcHeap();
                 }
             }
+            heaps.add(new SosEeHeap.Heap(h, gcHeap, segments));
         }
-        s.append("Allocation contexts\n");
-        s.append(String.format(Locale.ROOT, "  %-14s %-14s %-14s %-14s\n", "owner", "context at", "alloc_ptr", "alloc_limit"));
-        for (GroundTruth.ContextInfo c : truth.contexts()) {
-            s.append(String.format(Locale.ROOT, "  %-14s 0x%012x 0x%012x 0x%012x\n", c.owner(), c.location(), c.pointer(), c.limit()));
-        }
-        return s.toString();
+        return new SosEeHeap(process.scenario().gc() == GcFlavor.SERVER, heaps).text();
     }
 
-    /** Every handle by address: type, target, the dependent handle's secondary. */
-    static String gcHandles(GroundTruth truth) {
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%-14s %-10s %-14s %s\n", "handle", "type", "target", "secondary"));
-        truth.handles().stream().sorted(Comparator.comparing(GroundTruth.HandleInfo::handle, Long::compareUnsigned))
-                .forEach(h -> s.append(String.format(Locale.ROOT, "0x%012x %-10s 0x%012x 0x%x\n", h.handle(), h.type(), h.target(), h.secondary())));
-        Map<String, Long> counts = new java.util.TreeMap<>();
-        truth.handles().forEach(h -> counts.merge(h.type(), 1L, Long::sum));
-        s.append(String.format(Locale.ROOT, "Total %d handles", truth.handles().size()));
-        counts.forEach((type, n) -> s.append(String.format(Locale.ROOT, ", %s %d", type, n)));
-        return s.append('\n').toString();
+    /**
+     * SOS's {@code gchandles} (docs/reports.md) of the handles as placed: those that hold an object, with its MethodTable,
+     * size and type; the same text {@code walk --handles} prints.
+     */
+    static String gcHandles(GroundTruth truth, Map<Long, String> names) {
+        Map<Long, GroundTruth.HandleInfo> byTarget = new HashMap<>();
+        List<GroundTruth.HandleInfo> held = truth.handles().stream().filter(h -> h.target() != 0).toList();
+        held.forEach(h -> byTarget.put(h.target(), h));
+        Map<Long, long[]> objects = new HashMap<>(); // target -> {mt, size}
+        truth.forEachObject((address, mt, size, generation, heap, kind) -> {
+            if (byTarget.containsKey(address)) {
+                objects.put(address, new long[] {mt, size});
+            }
+        });
+        List<SosGcHandles.Handle> rows = new ArrayList<>();
+        for (GroundTruth.HandleInfo h : held) {
+            long[] object = objects.get(h.target());
+            if (object == null) {
+                throw new IllegalStateException(String.format(Locale.ROOT, "handle 0x%x holds 0x%x, which is no object placed", h.handle(), h.target()));
+            }
+            RootKind kind = RootKind.ofHandleType(h.type());
+            if (kind == null) {
+                throw new IllegalStateException("handle type " + h.type() + " has no root kind");
+            }
+            rows.add(new SosGcHandles.Handle(h.handle(), kind, h.target(), object[0], object[1], h.secondary(),
+                    typeName(GroundTruth.Kind.OBJECT, object[0], names)));
+        }
+        return new SosGcHandles(rows).text();
     }
 
     private static List<GroundTruth.RegionInfo> regionsByAddress(GroundTruth truth) {

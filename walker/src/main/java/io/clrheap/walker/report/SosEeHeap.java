@@ -1,0 +1,201 @@
+package io.clrheap.walker.report;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
+import io.clrheap.walker.heap.SubHeap;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * SOS's {@code eeheap -gc} as it prints a regions heap (docs/reports.md): the one text both {@code walk --eeheap} and the
+ * answer key's {@code eeheap.txt} are, built from what each of them knows of the heap.
+ *
+ * <p>The rules are SOS's and ClrMD's (dotnet/diagnostics src/Microsoft.Diagnostics.ExtensionCommands/EEHeapCommand.cs,
+ * PrintGCHeap; microsoft/clrmd ClrHeapHelpers.CreateSegment):
+ * <ul>
+ *   <li>per heap a "Small object heap" whose regions are grouped under "generation 0:", "1:", "2:", each group by begin
+ *       address; then "NonGC heap" (read-only segments, only when there are some), "Large object heap" (always),
+ *       "Pinned object heap" (only when there are some); under server GC a "Heap N (gc_heap)" line first;</li>
+ *   <li>a row is {@code segment begin allocated committed} as 16 hex digits, then the allocated size
+ *       ({@code allocated - begin}) and the committed size, as {@code 0x<hex> (<decimal>)}, a size of 0 printed empty;
+ *       columns right-aligned, one space apart, sizes at least 15 wide;</li>
+ *   <li>the committed range of a region starts 32 bytes (4 pointers, ClrMD's SizeOfPlugAndGap) before its begin;</li>
+ *   <li>the totals "GC Allocated Heap Size" and "GC Committed Heap Size" sum those two sizes over every segment.</li>
+ * </ul>
+ */
+public final class SosEeHeap {
+
+    /** ClrMD's SizeOfPlugAndGap on 64-bit: a region's committed range is taken to start this far before its first object. */
+    static final long PLUG_AND_GAP = 32;
+
+    /** One segment (region) as eeheap lists it; {@code committed} 0 when the source does not know it. */
+    public record Segment(long address, SegmentKind kind, long begin, long allocated, long committed) {
+
+        public long allocatedSize() {
+            return allocated - begin;
+        }
+
+        public long committedSize() {
+            return committed == 0 ? 0 : committed - (begin - PLUG_AND_GAP);
+        }
+    }
+
+    /** One GC heap: its number, its {@code gc_heap} (0 under workstation GC), its segments in any order. */
+    public record Heap(int index, long gcHeap, List<Segment> segments) {
+    }
+
+    private final boolean server;
+    private final List<Heap> heaps;
+
+    public SosEeHeap(boolean server, List<Heap> heaps) {
+        this.server = server;
+        this.heaps = List.copyOf(heaps);
+    }
+
+    /** The report of a discovered heap: every region of every heap, as discovery found it. */
+    public static SosEeHeap of(DiscoveredHeap discovered, boolean server) {
+        List<Heap> heaps = new ArrayList<>();
+        for (SubHeap h : discovered.heaps()) {
+            List<Segment> segments = new ArrayList<>();
+            for (Region r : h.regions()) {
+                segments.add(new Segment(r.descriptor(), r.kind(), r.mem(), r.end(), r.committed()));
+            }
+            heaps.add(new Heap(h.index(), h.gcHeap(), segments));
+        }
+        return new SosEeHeap(server, heaps);
+    }
+
+    public long allocatedTotal() {
+        return heaps.stream().flatMap(h -> h.segments().stream()).mapToLong(Segment::allocatedSize).sum();
+    }
+
+    /** Whether every segment's {@code heap_segment.committed} is known (the in-process path is not told it). */
+    public boolean committedKnown() {
+        return heaps.stream().flatMap(h -> h.segments().stream()).allMatch(s -> s.committed() != 0);
+    }
+
+    public long committedTotal() {
+        return heaps.stream().flatMap(h -> h.segments().stream()).mapToLong(Segment::committedSize).sum();
+    }
+
+    /** The report's text, every line ending in {@code \n}. */
+    public String text() {
+        int widest = 15;
+        for (Heap h : heaps) {
+            for (Segment s : h.segments()) {
+                widest = Math.max(widest, size(s.committedSize()).length());
+            }
+        }
+        int sizeWidth = widest;
+        StringBuilder out = new StringBuilder();
+        out.append("=".repeat(40)).append('\n');
+        out.append("Number of GC Heaps: ").append(heaps.size()).append('\n');
+        out.append("-".repeat(40)).append('\n');
+        for (Heap h : heaps) {
+            if (server) {
+                out.append(String.format(Locale.ROOT, "Heap %d (%016x)\n", h.index(), h.gcHeap()));
+            }
+            out.append("Small object heap\n");
+            header(out, sizeWidth);
+            for (int generation = 0; generation <= 2; generation++) {
+                List<Segment> group = sorted(h, SegmentKind.ofGeneration(generation));
+                if (!group.isEmpty()) {
+                    out.append("generation ").append(generation).append(":\n");
+                    group.forEach(s -> row(out, s, sizeWidth));
+                }
+            }
+            List<Segment> frozen = sorted(h, SegmentKind.FROZEN);
+            if (!frozen.isEmpty()) {
+                out.append("NonGC heap\n");
+                header(out, sizeWidth);
+                frozen.forEach(s -> row(out, s, sizeWidth));
+            }
+            out.append("Large object heap\n");
+            header(out, sizeWidth);
+            sorted(h, SegmentKind.LOH).forEach(s -> row(out, s, sizeWidth));
+            List<Segment> pinned = sorted(h, SegmentKind.POH);
+            if (!pinned.isEmpty()) {
+                out.append("Pinned object heap\n");
+                header(out, sizeWidth);
+                pinned.forEach(s -> row(out, s, sizeWidth));
+            }
+            out.append("-".repeat(30)).append('\n');
+        }
+        out.append("GC Allocated Heap Size:    Size: ").append(size(allocatedTotal())).append(" bytes.\n");
+        if (committedKnown()) {
+            out.append("GC Committed Heap Size:    Size: ").append(size(committedTotal())).append(" bytes.\n");
+        } else {
+            // the in-process path is told mem, allocated and reserved only: a sum without committed would be wrong
+            out.append("GC Committed Heap Size:    unknown (heap_segment.committed not known for every segment)\n");
+        }
+        return out.toString();
+    }
+
+    /** The same facts as JSON (docs/schemas/eeheap.schema.json). */
+    public ObjectNode json() {
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
+        root.put("server", server);
+        ArrayNode list = root.putArray("heaps");
+        for (Heap h : heaps) {
+            ObjectNode hj = list.addObject();
+            hj.put("index", h.index());
+            hj.put("gcHeap", hex(h.gcHeap()));
+            ArrayNode segments = hj.putArray("segments");
+            for (SegmentKind kind : List.of(SegmentKind.GEN0, SegmentKind.GEN1, SegmentKind.GEN2, SegmentKind.FROZEN, SegmentKind.LOH, SegmentKind.POH)) {
+                for (Segment s : sorted(h, kind)) {
+                    ObjectNode sj = segments.addObject();
+                    sj.put("kind", s.kind().id());
+                    sj.put("segment", hex(s.address()));
+                    sj.put("begin", hex(s.begin()));
+                    sj.put("allocated", hex(s.allocated()));
+                    sj.put("committed", hex(s.committed()));
+                    sj.put("allocatedSize", s.allocatedSize());
+                    sj.put("committedSize", s.committedSize());
+                }
+            }
+        }
+        root.put("allocatedTotal", allocatedTotal());
+        if (committedKnown()) {
+            root.put("committedTotal", committedTotal());
+        } else {
+            root.putNull("committedTotal");
+        }
+        return root;
+    }
+
+    private static List<Segment> sorted(Heap h, SegmentKind kind) {
+        List<Segment> group = new ArrayList<>();
+        for (Segment s : h.segments()) {
+            if (s.kind() == kind) {
+                group.add(s);
+            }
+        }
+        group.sort(Comparator.comparing(Segment::begin, Long::compareUnsigned));
+        return group;
+    }
+
+    private static void header(StringBuilder out, int sizeWidth) {
+        out.append(String.format(Locale.ROOT, "%16s %16s %16s %16s %" + sizeWidth + "s %" + sizeWidth + "s\n",
+                "segment", "begin", "allocated", "committed", "allocated size", "committed size"));
+    }
+
+    private static void row(StringBuilder out, Segment s, int sizeWidth) {
+        out.append(String.format(Locale.ROOT, "%016x %016x %016x %016x %" + sizeWidth + "s %" + sizeWidth + "s\n",
+                s.address(), s.begin(), s.allocated(), s.committed(), size(s.allocatedSize()), size(s.committedSize())));
+    }
+
+    /** SOS's FormatMemorySize: {@code 0x<hex> (<decimal>)}, empty for 0. */
+    static String size(long bytes) {
+        return bytes == 0 ? "" : "0x" + Long.toHexString(bytes) + " (" + Long.toUnsignedString(bytes) + ")";
+    }
+
+    private static String hex(long v) {
+        return "0x" + Long.toHexString(v);
+    }
+}
