@@ -116,7 +116,9 @@ final class DacWalk {
                 DumpHeapStat dumpheap = stat.toDumpHeapStat();
                 if (json) {
                     ObjectNode root = dumpheap.toJson(names, free);
-                    root.put("problems", heap.failureCount());
+                    ArrayNode problems = root.putArray("problems");
+                    heap.failures().forEach(f -> problems.add("DAC call failed: " + f));
+                    root.put("problemCount", heap.failureCount());
                     print(root);
                 } else {
                     dumpheap.print(out, names, free);

@@ -438,7 +438,10 @@ final class WalkCommand implements Callable<Integer> {
         }
         if (json) {
             ObjectNode root = stat.toJson(names, heap.freeMethodTable());
-            root.put("problems", problems[0]);
+            // problems: what discovery found wrong, described; problemCount: those and every problem the walk met
+            ArrayNode described = root.putArray("problems");
+            heap.problems().forEach(p -> described.add(p.describe()));
+            root.put("problemCount", problems[0]);
             printJson(out, root);
         } else {
             stat.print(out, names, heap.freeMethodTable());

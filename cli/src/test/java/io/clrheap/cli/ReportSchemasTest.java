@@ -1,0 +1,65 @@
+package io.clrheap.cli;
+
+import static io.clrheap.cli.ClrheapCommand.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import io.clrheap.cli.ClrheapCommand.Outcome;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Every report's {@code --json}, on emulated and real heaps, is valid against its JSON Schema in docs/schemas (docs/reports.md). */
+class ReportSchemasTest {
+
+    private static final Path SCHEMAS = Path.of("../docs/schemas");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static List<Error> validate(String schemaFile, JsonNode document) throws Exception {
+        Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+                .getSchema(Files.readString(SCHEMAS.resolve(schemaFile)));
+        return schema.validate(document);
+    }
+
+    private static JsonNode walk(String dump, String report) throws Exception {
+        Outcome r = dump.startsWith("emulate:")
+                ? run("walk", "--emulate", dump.substring("emulate:".length()), report, "--json", "-q")
+                : run("walk", dump, report, "--json", "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return JSON.readTree(r.out());
+    }
+
+    @ParameterizedTest(name = "{1} of {0}")
+    @CsvSource({
+        "emulate:every-edge, --stat, stat.schema.json",
+        "emulate:every-edge, --objects, objects.schema.json",
+        "emulate:every-edge, --eeheap, eeheap.schema.json",
+        "emulate:every-edge, --handles, gchandles.schema.json",
+        "../golden/real/net10-svr/core.xz, --stat, stat.schema.json",
+        "../golden/real/net10-svr/core.xz, --eeheap, eeheap.schema.json",
+        "../golden/real/net10-svr/core.xz, --handles, gchandles.schema.json",
+        "../golden/real/net8-svr/core.xz, --eeheap, eeheap.schema.json",
+    })
+    void theReportIsValidAgainstItsSchema(String dump, String report, String schema) throws Exception {
+        JsonNode document = walk(dump, report);
+        assertThat(validate(schema, document)).as("%s %s", dump, report).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} refuses {1}")
+    @CsvSource(delimiter = '|', value = {
+        "stat.schema.json | {\"rows\": [], \"objects\": 1, \"bytes\": 2, \"problems\": 0, \"problemCount\": 0}",
+        "eeheap.schema.json | {\"server\": true, \"heaps\": [{\"index\": 0, \"gcHeap\": \"0x1\", \"segments\": [{\"kind\": \"gen3\"}]}], \"allocatedTotal\": 0, \"committedTotal\": 0, \"problems\": []}",
+        "gchandles.schema.json | {\"handles\": [], \"counts\": {\"strong\": 1}, \"total\": 0, \"unusedSlots\": 0, \"problems\": []}",
+        "objects.schema.json | [{\"address\": \"7f00\", \"mt\": \"0x1\", \"size\": 24, \"type\": \"T\", \"generation\": \"gen0\", \"heap\": 0, \"kind\": \"object\"}]",
+    })
+    void theSchemasRefuseWhatTheReportsNeverPrint(String schema, String document) throws Exception {
+        assertThat(validate(schema, JSON.readTree(document))).isNotEmpty();
+    }
+}
