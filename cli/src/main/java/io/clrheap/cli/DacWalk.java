@@ -12,7 +12,7 @@ import io.clrheap.dac.DacHeap;
 import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.generator.answer.AddressOrderedObjects;
 import io.clrheap.walker.report.DumpHeapStat;
-import io.clrheap.walker.report.SosEeHeap;
+import io.clrheap.walker.sos.SosEeHeap;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.runtime.Target;

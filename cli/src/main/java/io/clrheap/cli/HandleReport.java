@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.report.HandleTableWalker;
-import io.clrheap.walker.report.SosGcHandles;
+import io.clrheap.walker.sos.SosGcHandles;
 import io.clrheap.walker.report.TypeNames;
 import java.io.PrintWriter;
 

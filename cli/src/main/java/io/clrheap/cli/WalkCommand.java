@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.DumpHeapStat;
-import io.clrheap.walker.report.SosEeHeap;
+import io.clrheap.walker.sos.SosEeHeap;
 import io.clrheap.walker.graph.ObjectReferences;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.source.live.LiveProcess;

@@ -27,7 +27,7 @@ class ExplainCommandTest {
     /** The address of the first walked object whose type is {@code type}. */
     private static String firstObject(String type) {
         Outcome walk = run("walk", bundle, "--objects", "-q");
-        return Arrays.stream(walk.out().split("\n")).map(l -> l.split("\t")).filter(f -> f.length == 4 && f[3].equals(type))
+        return Arrays.stream(walk.out().split("\n")).map(l -> l.split("\t")).filter(f -> f.length == 7 && f[6].equals(type))
                 .map(f -> f[0]).findFirst().orElseThrow();
     }
 

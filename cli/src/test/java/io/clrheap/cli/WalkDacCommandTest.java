@@ -33,7 +33,7 @@ class WalkDacCommandTest {
         Outcome walker = run("walk", SVR, "--stat", "--json", "-q", "--names", names);
         Outcome dac = run("walk", SVR, "--engine", "dac", "--dac", dac(), "--stat", "--json", "-q", "--names", names);
         assertThat(dac.exitCode()).as(dac.err()).isZero();
-        assertThat(dac.out()).isEqualTo(walker.out()).contains("\"problems\" : 0");
+        assertThat(dac.out()).isEqualTo(walker.out()).contains("\"problemCount\" : 0");
         Outcome walkerObjects = run("walk", WKS, "--objects", "--json", "-q");
         Outcome dacObjects = run("walk", WKS, "--engine", "dac", "--dac", dac(), "--objects", "--json", "-q");
         assertThat(dacObjects.out()).isEqualTo(walkerObjects.out()).contains("\"generation\":\"gen0\"");

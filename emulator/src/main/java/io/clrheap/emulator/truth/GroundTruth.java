@@ -25,10 +25,7 @@ public final class GroundTruth {
         }
     }
 
-    /**
-     * A region as built: heap, generation (0-4, or -1 for frozen), its descriptor and bounds, its {@code heap_segment.committed},
-     * and its heap's {@code gc_heap} (0 under workstation GC).
-     */
+    /** A region as built: heap, generation (0-4, or -1 for frozen), descriptor, bounds, committed end, its heap's gc_heap (0: workstation). */
     public record RegionInfo(int heap, int generation, boolean frozen, long descriptor, long start, long mem, long end, long reserved, long flags,
                              long committed, long gcHeap) {
     }

@@ -117,7 +117,7 @@ class CorruptionCatalogTest {
         long expected = Files.readAllLines(f.answer.resolve("gchandles.txt")).stream().filter(l -> l.matches("[0-9a-f]{16} .*")).count();
         Outcome handles = assertTimeoutPreemptively(TIMEOUT, () -> ClrheapCommand.run("walk", d.file().toString(), "--handles", "--json", "-q"));
         JsonNode root = new ObjectMapper().readTree(handles.out());
-        assertThat(root.get("handles")).hasSize(expected);
+        assertThat(root.get("handles")).hasSize((int) expected);
         assertThat(root.get("problems").toString()).contains("handle table cycle");
     }
 

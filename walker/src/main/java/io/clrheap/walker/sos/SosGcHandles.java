@@ -1,9 +1,11 @@
-package io.clrheap.walker.report;
+package io.clrheap.walker.sos;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.walker.graph.RootKind;
+import io.clrheap.walker.report.DumpHeapStat;
+import io.clrheap.walker.report.TypeNames;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.clrheap.walker.report;
+package io.clrheap.walker.sos;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
