@@ -80,6 +80,10 @@ final class CaptureCommand implements Callable<Integer> {
             processTmpdir(pid).ifPresent(temps::add);
             temps.add(Path.of("/tmp"));
         }
+        if (ProcessHandle.of(pid).isEmpty()) {
+            // as walk --pid: a pid that is no process is bad usage
+            throw new CommandLine.ParameterException(spec.commandLine(), "--pid " + pid + ": no such process");
+        }
         Capture.Options o = new Capture.Options(pid, out, Duration.ofSeconds(timeout), Duration.ofSeconds(idle), Duration.ofSeconds(maxTrace), preset,
                 List.copyOf(temps));
         try {

@@ -234,7 +234,7 @@ final class ConformCommand implements Callable<Integer> {
                 }
                 try {
                     chosen.add(DacReference.fixture(dump, dacOption.dac, work));
-                } catch (io.clrheap.dac.library.DacException | io.clrheap.walker.runtime.TargetException ex) {
+                } catch (io.clrheap.dac.library.DacException | io.clrheap.walker.runtime.TargetException | io.clrheap.walker.source.DumpFormatException ex) {
                     err.println("clrheap conform: " + dump + ": no DAC reference: " + ex.getMessage());
                     return EXIT_NO_SUITE;
                 }
