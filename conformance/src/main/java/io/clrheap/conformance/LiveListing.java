@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * What a walker printed for {@code --expect live}: the live objects, one {@code 0xADDRESS} per line in any order. Only
- * a line's first column counts, so an object listing ({@code clrheap walk --objects --live}: {@code address mt size
- * type}) is read as well. Lines starting with {@code #}, blank lines and lines that do not start with {@code 0x} (a
+ * a line's first column counts, so an object listing ({@code clrheap walk --objects --live}: the columns of
+ * {@code objects.tsv}) is read as well. Lines starting with {@code #}, blank lines and lines that do not start with {@code 0x} (a
  * header, banners) are ignored; a line whose first column starts with {@code 0x} but is not a hex address is a
  * problem naming the line. An address printed twice counts once: the live set is a set.
  *
