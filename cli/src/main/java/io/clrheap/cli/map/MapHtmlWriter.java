@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Writes a {@link HeapMap} as one self-contained HTML page: the template {@code map.html} (inline CSS and script, no
@@ -30,7 +32,9 @@ import java.nio.file.StandardCopyOption;
  * contexts and buckets as offsets from {@code mem}, buckets as {@code [objects, type, bytes, type, bytes, ...]}
  * (type -1: the rest), and, when kept, {@code detail}: its objects as {@code [gap, size, type, ...]} where gap is the distance
  * from where the previous object's step ends (max(align(size), minimum object size)) — 0 for most objects, which keeps
- * a million objects in a few MB.
+ * a million objects in a few MB. Version 2 adds the {@link MapLayout}: {@code layout} (the bars' scale, the address
+ * strip's width, range and breaks) and per region {@code barBytes}, {@code width} (its bar, in pixels) and
+ * {@code stripX}, {@code stripWidth} (its mark on the address strip).
  */
 public final class MapHtmlWriter {
 
@@ -107,7 +111,7 @@ public final class MapHtmlWriter {
             g.setCharacterEscapes(new ScriptSafeEscapes());
             g.writeStartObject();
             g.writeStringField("format", "clrheap-map");
-            g.writeNumberField("version", 1);
+            g.writeNumberField("version", 2);
             g.writeStringField("title", page.title());
             g.writeStringField("describe", page.describe());
             g.writeNumberField("objects", map.objects());
@@ -123,6 +127,8 @@ public final class MapHtmlWriter {
             g.writeNumberField("alignment", map.rules().alignment());
             g.writeNumberField("minObjectSize", map.rules().minObjectSize());
             g.writeEndObject();
+            MapLayout layout = MapLayout.of(map);
+            writeLayout(g, layout);
             g.writeArrayFieldStart("types");
             for (MapType t : map.types()) {
                 g.writeStartObject();
@@ -138,8 +144,11 @@ public final class MapHtmlWriter {
             }
             g.writeEndArray();
             g.writeArrayFieldStart("regions");
-            for (MapRegion r : map.regions()) {
-                writeRegion(g, r, map);
+            Map<Long, StripMark> marks = new HashMap<>();
+            layout.strip().marks().forEach(m -> marks.put(m.mem(), m));
+            for (int i = 0; i < map.regions().size(); i++) {
+                MapRegion r = map.regions().get(i);
+                writeRegion(g, r, map, layout.widths().get(i), marks.get(r.region().mem()));
                 g.writeRaw('\n'); // a line per region: the page's source stays readable and diffable
             }
             g.writeEndArray();
@@ -147,7 +156,34 @@ public final class MapHtmlWriter {
         }
     }
 
-    private static void writeRegion(JsonGenerator g, MapRegion r, HeapMap map) throws IOException {
+    private static void writeLayout(JsonGenerator g, MapLayout layout) throws IOException {
+        BarScale scale = layout.scale();
+        AddressStrip strip = layout.strip();
+        g.writeObjectFieldStart("layout");
+        g.writeNumberField("bytesPerPixel", scale.bytesPerPixel());
+        g.writeStringField("scale", scale.label());
+        g.writeNumberField("minWidth", scale.minWidth());
+        g.writeNumberField("rowWidth", scale.rowWidth());
+        g.writeObjectFieldStart("strip");
+        g.writeNumberField("width", strip.width());
+        g.writeStringField("lowest", hex(strip.lowest()));
+        g.writeStringField("highest", hex(strip.highest()));
+        g.writeArrayFieldStart("breaks");
+        for (StripBreak b : strip.breaks()) {
+            g.writeStartObject();
+            g.writeNumberField("x", b.x());
+            g.writeNumberField("width", b.width());
+            g.writeStringField("from", hex(b.from()));
+            g.writeStringField("to", hex(b.to()));
+            g.writeNumberField("bytes", b.bytes());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static void writeRegion(JsonGenerator g, MapRegion r, HeapMap map, int width, StripMark mark) throws IOException {
         Region region = r.region();
         g.writeStartObject();
         g.writeNumberField("heap", region.heap());
@@ -162,6 +198,10 @@ public final class MapHtmlWriter {
         g.writeNumberField("objects", r.objects());
         g.writeNumberField("bytes", r.bytes());
         g.writeNumberField("problems", r.problems());
+        g.writeNumberField("barBytes", BarScale.barBytes(region));
+        g.writeNumberField("width", width);
+        g.writeNumberField("stripX", mark.x());
+        g.writeNumberField("stripWidth", mark.width());
         g.writeArrayFieldStart("contexts");
         for (MapContext c : r.contexts()) {
             g.writeStartObject();
