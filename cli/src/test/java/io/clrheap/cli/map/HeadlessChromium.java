@@ -43,15 +43,26 @@ final class HeadlessChromium {
         return run(List.of("--dump-dom", page.toString()));
     }
 
+    /** The DOM of {@code page} laid out in a window of {@code width} x {@code height} once its scripts ran. */
+    Run dumpDom(URI page, int width, int height) throws IOException, InterruptedException {
+        return run(List.of("--window-size=" + width + "," + height, "--dump-dom", page.toString()));
+    }
+
     /** A screenshot of {@code page} in a 1400 x 900 window, written to {@code png}. */
     Run screenshot(URI page, Path png) throws IOException, InterruptedException {
+        return screenshot(page, png, 1400, 900);
+    }
+
+    /** A screenshot of {@code page} in a window of {@code width} x {@code height} (the page's height: all of it), written to {@code png}. */
+    Run screenshot(URI page, Path png, int width, int height) throws IOException, InterruptedException {
         Files.createDirectories(png.toAbsolutePath().getParent());
-        return run(List.of("--window-size=1400,900", "--screenshot=" + png.toAbsolutePath(), page.toString()));
+        return run(List.of("--window-size=" + width + "," + height, "--screenshot=" + png.toAbsolutePath(), page.toString()));
     }
 
     private Run run(List<String> arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--user-data-dir=" + profile.toAbsolutePath(), "--no-first-run", "--enable-logging=stderr", "--v=0",
+                "--user-data-dir=" + profile.toAbsolutePath(), "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--enable-logging=stderr", "--v=0",
                 "--virtual-time-budget=10000"));
         command.addAll(arguments);
         Path out = Files.createTempFile(profile.getParent(), "chromium", ".out");
