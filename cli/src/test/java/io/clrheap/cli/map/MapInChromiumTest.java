@@ -91,7 +91,7 @@ class MapInChromiumTest {
         HeadlessChromium.Run run = chromium.dumpDom(real.toUri());
         assertReadyWithoutErrors(run);
         ClrheapCommand.Outcome eeheap = ClrheapCommand.run("walk", NET8_SERVER.resolve("core.xz").toString(), "--eeheap", "--json", "-q");
-        assertThat(count(run.stdout(), " data-region=\"")).isEqualTo(count(eeheap.out(), "\"heapSegment\"")).isPositive();
+        assertThat(count(run.stdout(), " data-region=\"")).isEqualTo(count(eeheap.out(), "\"segment\"")).isPositive();
         assertThat(count(run.stdout(), "<li class=\"legend-entry\"")).isEqualTo(AnswerKeyFiles.stat(NET8_SERVER.resolve("expected/dumpheap-stat.txt")).size());
         Path png = SCREENSHOTS.resolve("net8-svr.png");
         chromium.screenshot(real.toUri(), png);
