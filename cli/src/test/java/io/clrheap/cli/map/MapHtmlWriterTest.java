@@ -101,6 +101,26 @@ class MapHtmlWriterTest {
     }
 
     @Test
+    void theDataCarriesTheLayoutABarAndAStripMarkPerRegion() throws Exception {
+        HeapMap map = fixture.map(MapLimits.DEFAULT);
+        JsonNode data = json(write(map, "layout.html"));
+        MapLayout layout = MapLayout.of(map);
+        assertThat(data.get("version").asInt()).isEqualTo(2);
+        assertThat(data.get("layout").get("bytesPerPixel").asLong()).isEqualTo(layout.scale().bytesPerPixel());
+        assertThat(data.get("layout").get("scale").asText()).isEqualTo(layout.scale().label()).startsWith("1 px = ");
+        assertThat(data.get("layout").get("strip").get("breaks")).hasSize(layout.strip().breaks().size());
+        for (int i = 0; i < map.regions().size(); i++) {
+            JsonNode region = data.get("regions").get(i);
+            assertThat(region.get("width").asInt()).isEqualTo(layout.widths().get(i));
+            assertThat(region.get("barBytes").asLong()).isEqualTo(BarScale.barBytes(map.regions().get(i).region()));
+            long mem = map.regions().get(i).region().mem();
+            StripMark mark = layout.strip().marks().stream().filter(m -> m.mem() == mem).findFirst().orElseThrow();
+            assertThat(region.get("stripX").asInt()).isEqualTo(mark.x());
+            assertThat(region.get("stripWidth").asInt()).isEqualTo(mark.width());
+        }
+    }
+
+    @Test
     void aRegionPastTheBudgetCarriesBucketsButNoObjects() throws Exception {
         JsonNode data = json(write(fixture.map(MapLimits.DEFAULT.withMaxObjects(0)), "buckets.html"));
         assertThat(data.get("detailedObjects").asLong()).isZero();
