@@ -5,6 +5,7 @@ import io.clrheap.walker.DumpSession;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.answer.AnswerKeyCheck;
 import io.clrheap.generator.fixture.FixtureFormat;
+import io.clrheap.generator.fixture.FixtureName;
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.runtime.Target;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code clrheap demo}: the main job on the built-in default scenario — emulate a .NET process, write it as every
- * fixture format with its answer key (what {@code generate --scenario default} writes), walk each written file with
+ * fixture format with its answer key (what {@code generate --scenario default} writes, named by {@link FixtureName}:
+ * {@code default-net8-server.core} ...), walk each written file with
  * the walker and compare with the answer key.
  */
 @Command(
@@ -76,7 +78,8 @@ final class DemoCommand implements Callable<Integer> {
             return GenerateCommand.EXIT_INVALID_INPUT;
         }
         List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(FixtureFormat.class), out, err);
-        Path answer = out.resolve(scenario.name() + ".answer");
+        String name = FixtureName.of(scenario).toString();
+        Path answer = out.resolve(name + ".answer");
         for (Path p : written) {
             stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(java.util.Locale.ROOT, " (%,d bytes)", Files.size(p)));
         }
@@ -111,7 +114,7 @@ final class DemoCommand implements Callable<Integer> {
             }
         }
         stdout.println();
-        Path core = out.resolve(scenario.name() + ".core");
+        Path core = out.resolve(name + FixtureFormat.ELF.suffix());
         DacCheck.Outcome dacOutcome = new DacCheck(stdout).check(core, answer, dac);
         if (!dacOutcome.made()) {
             String why = dacOutcome.summary().lines().findFirst().orElse("");
@@ -121,7 +124,7 @@ final class DemoCommand implements Callable<Integer> {
             all = false;
         }
         stdout.println();
-        stdout.println("Next: ./clrheap walk " + out.resolve(scenario.name() + ".core") + " --eeheap   (heaps, regions, allocation contexts)");
+        stdout.println("Next: ./clrheap walk " + core + " --eeheap   (heaps, regions, allocation contexts)");
         stdout.println("      ./clrheap scenarios                                  (the other built-in fixtures)");
         stdout.println("      ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite " + out + "   (check a walker against these files)");
         return all ? 0 : 1;

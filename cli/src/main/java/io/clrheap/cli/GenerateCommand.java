@@ -3,62 +3,79 @@ package io.clrheap.cli;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.generator.fixture.FixtureFormat;
+import io.clrheap.generator.fixture.FixtureName;
 import io.clrheap.generator.fixture.FixtureProgress;
 import io.clrheap.generator.fixture.FixtureWriter;
-import io.clrheap.layout.GcFlavor;
-import io.clrheap.layout.RuntimeVersion;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code clrheap generate}: a scenario's emulated process as fixture files, with its answer key. */
+/**
+ * {@code clrheap generate}: scenarios' emulated processes as fixture files, with their answer keys — every chosen
+ * scenario on every chosen runtime and GC flavour, one after the other in this JVM ({@link FixtureBatch}).
+ */
 @Command(
         name = "generate",
         mixinStandardHelpOptions = true,
-        description = {"Write a scenario's emulated .NET process as dump files real tools open, with the answer key.",
-            "Emulate a scenario's .NET process and write it as fixture files real tools open, with the answer key",
-            "written from what the emulator placed: DIR/NAME.core (ELF core, Linux x64), DIR/NAME.dmp (minidump, Windows x64),",
-            "DIR/NAME.clrheap.tar.xz (fixture bundle) and DIR/NAME.answer/."},
+        description = {"Write scenarios' emulated .NET processes as dump files real tools open, with their answer keys.",
+            "Emulate each chosen scenario's .NET process on each chosen runtime and GC",
+            "flavour (one JVM builds them all, one after the other) and write it as fixture",
+            "files real tools open, with the answer key written from what the emulator",
+            "placed, named SCENARIO-RUNTIME-GC: DIR/default-net9-server.core (ELF core),",
+            ".dmp (minidump, Windows x64), .clrheap.tar.xz (fixture bundle) and .answer/.",
+            "Each written file is read back with the walker and compared with its answer key.",
+            "Progress on stderr ([3/12] every-edge net9 server: ...), what was written on",
+            "stdout, then one line: how many fixtures agree with their answer key, bytes",
+            "written, time. A fixture that fails does not stop the others."},
         footer = {
             "",
             "Examples:",
-            "  ./clrheap generate --scenario default --out fixtures/",
+            "  ./clrheap generate --scenario default --out fixtures/   (default-net8-server.*)",
             "  ./clrheap generate --scenario every-edge --runtime net10 --gc workstation --out fixtures/",
+            "  ./clrheap generate --scenario all --runtime all --gc all --format bundle --out fixtures/",
+            "  ./clrheap generate --scenario default,every-edge --runtime net8,net9 --gc all --out fixtures/",
             "  ./clrheap generate --scenario my-scenario.json --heaps 8 --seed 7 --out fixtures/",
             "  ./clrheap generate --scenario default --runtime net9 --out fixtures/ --check-dac ~/dotnet/shared/Microsoft.NETCore.App/9.0.1",
             "",
-            "Exit codes: 0 success; 1 a failure (the message says what and where), or --check-dac found the DAC",
-            "disagreeing with the answer key, crashing, or none for the scenario's build; 2 bad usage;",
-            "3 unreadable or invalid input (a scenario file that is not a scenario), or a scenario this machine cannot hold:",
-            "before building, what the build takes is estimated from the scenario (process memory, Java heap, disk) and",
-            "checked against what is available; a shortfall is refused with the numbers (--force builds anyway)."
+            "Exit codes, the highest of the fixtures':",
+            "  0 every fixture written and read back as its answer key says;",
+            "  1 a failure: a file could not be written, the walker disagrees with the",
+            "    answer key, or --check-dac found the DAC disagreeing with it, crashing,",
+            "    or none for the scenario's build;",
+            "  2 bad usage, also two selected fixtures with one name (nothing is built);",
+            "  3 unreadable or invalid input (a scenario file that is not a scenario:",
+            "    nothing is built), or a fixture this machine cannot hold: before each",
+            "    build, what it takes is estimated from the scenario (process memory, Java",
+            "    heap, disk) and checked against what is available; a shortfall is",
+            "    refused with the numbers (--force builds anyway)."
         })
 final class GenerateCommand implements Callable<Integer> {
 
     static final int EXIT_INVALID_INPUT = 3;
 
-    @Option(names = "--scenario", required = true, paramLabel = "NAME|FILE",
-            description = "A built-in scenario (./clrheap scenarios lists them) or a scenario JSON file (docs/scenarios.md).")
-    String scenario;
+    @Option(names = "--scenario", required = true, split = ",", paramLabel = "all|NAME|FILE",
+            description = "Built-in scenarios (./clrheap scenarios lists them), scenario JSON files (docs/scenarios.md), or all: every "
+                    + "built-in scenario but large and scale-64. Repeatable, or comma-separated.")
+    List<String> scenarios;
 
-    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
-            description = "Runtime version (default: the scenario's).")
-    RuntimeVersion runtime;
+    @Option(names = "--runtime", split = ",", paramLabel = "all|net8|net9|net10",
+            description = "Runtime versions, comma-separated, or all (default: each scenario's own).")
+    List<String> runtimes;
 
-    @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
-            description = "GC flavour (default: the scenario's).")
-    GcFlavor gc;
+    @Option(names = "--gc", split = ",", paramLabel = "all|server|workstation",
+            description = "GC flavours, comma-separated, or all (default: each scenario's own).")
+    List<String> gcs;
 
-    @Option(names = "--heaps", paramLabel = "N", description = "Server GC heaps, 1..64 (default: the scenario's).")
+    @Option(names = "--heaps", paramLabel = "N", description = "Server GC heaps, 1..64, for the server GC fixtures (default: the scenario's; "
+            + "workstation GC has one heap, so a selection of workstation fixtures only takes no other N).")
     Integer heaps;
 
     @Option(names = "--seed", paramLabel = "N", description = "The seed of every random choice (default: the scenario's).")
@@ -71,11 +88,11 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The folder to write into (created if missing).")
     Path out;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr (failures are still reported).")
     boolean quiet;
 
     @Option(names = "--check-dac", arity = "0..1", paramLabel = "DAC", fallbackValue = "",
-            description = "After writing, walk the ELF core and the bundle with Microsoft's DAC (libmscordaccore.so of the "
+            description = "After writing each fixture, walk its ELF core and bundle with Microsoft's DAC (libmscordaccore.so of the "
                     + "scenario's runtime build, or the folder holding it; without a value found as walk --engine dac finds it), "
                     + "both ways (SOS's ISOSDacInterface path and the DAC's own heap walker), and fail unless both equal the answer key.")
     String checkDac;
@@ -102,71 +119,28 @@ final class GenerateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Scenario s;
+        List<Scenario> chosen;
         try {
-            s = ScenarioOption.resolve(scenario);
+            chosen = ScenarioOption.resolveEach(scenarios);
         } catch (IllegalArgumentException e) {
-            err.println("clrheap generate: " + e.getMessage()); // the scenario file itself is wrong: invalid input
+            err.println("clrheap generate: " + e.getMessage()); // a scenario file itself is wrong: invalid input
             return EXIT_INVALID_INPUT;
         }
+        FixtureSelection selection;
         try {
-            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
-            if (heaps != null || seed != null) {
-                s = s.toBuilder().heaps(heaps == null ? s.heaps() : heaps).seed(seed == null ? s.seed() : seed).build();
-            }
+            selection = FixtureSelection.of(chosen, runtimes, gcs, heaps, seed);
         } catch (IllegalArgumentException e) {
-            // the options do not fit the scenario (4 heaps under workstation GC): bad usage
+            // the options do not fit (4 heaps under workstation GC, net7, one fixture named twice): bad usage
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
         }
-        Set<FixtureFormat> chosen = formats == null || formats.isEmpty() ? EnumSet.allOf(FixtureFormat.class) : EnumSet.copyOf(formats);
-        var refusal = check("generate", s, chosen, out, force, quiet ? null : err);
-        if (refusal.isPresent()) {
-            err.println(refusal.get());
-            return EXIT_INVALID_INPUT;
+        Set<FixtureFormat> written = formats == null || formats.isEmpty() ? EnumSet.allOf(FixtureFormat.class) : EnumSet.copyOf(formats);
+        if (checkDac != null && !written.contains(FixtureFormat.ELF) && !written.contains(FixtureFormat.BUNDLE)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac needs an ELF core or a bundle (--format elf or bundle)");
         }
-        List<Path> written;
-        try {
-            written = generate(s, chosen, out, quiet ? null : err);
-        } catch (IllegalArgumentException e) {
-            err.println("clrheap generate: " + e.getMessage());
-            return EXIT_INVALID_INPUT;
-        }
-        for (Path p : written) {
-            stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(Locale.ROOT, " (%,d bytes)", Files.size(p)));
-        }
-        if (checkDac == null) {
-            return 0;
-        }
-        return checkDac(written, stdout, err);
-    }
-
-    /** {@code --check-dac}: both DAC walks of every written ELF core and bundle equal the answer key, or exit 1. */
-    private int checkDac(List<Path> written, PrintWriter stdout, PrintWriter err) throws IOException, InterruptedException {
-        Path dac = checkDac.isEmpty() ? null : Path.of(checkDac);
-        Path answer = written.stream().filter(Files::isDirectory).findFirst().orElse(null);
-        List<Path> dumps = written.stream().filter(p -> p.toString().endsWith(".core") || p.toString().endsWith(".clrheap.tar.xz")).toList();
-        if (answer == null || dumps.isEmpty()) {
-            err.println("clrheap generate: --check-dac needs an ELF core or a bundle (--format elf or bundle) and the answer key");
-            return 2;
-        }
-        boolean agrees = true;
-        DacCheck check = new DacCheck(stdout);
-        for (Path dump : dumps) {
-            stdout.println("checking " + dump + " with the DAC ...");
-            DacCheck.Outcome o = check.check(dump, answer, dac);
-            if (!o.made()) {
-                err.println("clrheap generate: --check-dac: " + o.summary());
-                return 1;
-            }
-            agrees &= o.agrees();
-        }
-        if (!agrees) {
-            err.println("clrheap generate: the DAC does not read the fixture as its answer key says (above)");
-        }
-        return agrees ? 0 : 1;
+        return new FixtureBatch(written, out, force, checkDac, quiet).run(selection.fixtures(), stdout, err);
     }
 
     /**
@@ -192,10 +166,12 @@ final class GenerateCommand implements Callable<Integer> {
     }
 
     /**
-     * Builds {@code s} and writes the chosen files and the answer key into {@code folder} (through {@link FixtureWriter},
-     * with notes and progress bars on {@code progress}, none when it is null); returns what it wrote.
+     * Builds {@code s} and writes the chosen files and the answer key into {@code folder} under its {@link FixtureName}
+     * (through {@link FixtureWriter}, with notes and progress bars on {@code progress}, none when it is null); returns
+     * what it wrote.
      */
     static List<Path> generate(Scenario s, Set<FixtureFormat> formats, Path folder, PrintWriter progress) throws IOException {
-        return FixtureWriter.write(s, formats, folder, ClrheapVersion.current(), progress == null ? FixtureProgress.NONE : new CliProgress(progress));
+        return FixtureWriter.write(s, FixtureName.of(s).toString(), formats, folder, ClrheapVersion.current(),
+                progress == null ? FixtureProgress.NONE : new CliProgress(progress));
     }
 }

@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
         footer = {
             "",
             "Examples:",
-            "  ./clrheap map fixtures/every-edge.clrheap.tar.xz --html every-edge.html",
+            "  ./clrheap map fixtures/every-edge-net8-server.clrheap.tar.xz --html every-edge.html",
             "  ./clrheap map golden/real/net8-svr/core.xz --names golden/real/net8-svr/live-objects.txt --html net8-svr.html",
             "  ./clrheap map --emulate default --runtime net10 --gc workstation --html default.html",
             "  ./clrheap map big.core --html big.html --max-objects 200000",

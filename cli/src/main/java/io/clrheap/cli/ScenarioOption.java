@@ -7,14 +7,40 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Resolves {@code --scenario NAME|FILE}: a built-in scenario's name, or a scenario JSON file (docs/scenarios.md). */
+/**
+ * Resolves {@code --scenario NAME|FILE}: a built-in scenario's name, or a scenario JSON file (docs/scenarios.md); for
+ * {@code generate}, also {@code all}: every built-in everyday scenario ({@link Scenarios#everyday()}).
+ */
 final class ScenarioOption {
 
     /** A scenario file larger than this is not a scenario (they are a few KiB). */
     private static final long MAX_FILE = 1 << 20;
 
     private ScenarioOption() {
+    }
+
+    /** The word of {@code generate --scenario} that stands for every built-in everyday scenario. */
+    static final String ALL = "all";
+
+    /**
+     * Each of {@code values} resolved in order, {@code all} as every built-in everyday scenario (not {@code large} and
+     * {@code scale-64}, which exist for measurements), in the order {@code ./clrheap scenarios} lists them.
+     *
+     * @throws IllegalArgumentException as {@link #resolve(String)}, for the first value that is wrong
+     */
+    static List<Scenario> resolveEach(List<String> values) throws IOException {
+        List<Scenario> resolved = new ArrayList<>();
+        for (String value : values) {
+            if (value.equals(ALL)) {
+                resolved.addAll(Scenarios.everyday());
+            } else {
+                resolved.add(resolve(value));
+            }
+        }
+        return List.copyOf(resolved);
     }
 
     /**

@@ -62,7 +62,7 @@ import picocli.CommandLine.Option;
             "  ./clrheap walk --pid 4242 --stat",
             "  sudo ./clrheap walk --pid 4242 --verify --suspend",
             "  ./clrheap walk golden/real/net9-svr/core.xz --engine dac --dac /path/to/9.0.1/libmscordaccore.so --stat",
-            "  ./clrheap walk fixtures/default.core --engine dac-heapwalk --verify",
+            "  ./clrheap walk fixtures/default-net8-server.core --engine dac-heapwalk --verify",
             "",
             "Exit codes: 0 success; 1 problems found (--verify) or a failure (the process exited mid-walk; a DAC call failed",
             "or the DAC crashed, the call named); 2 bad usage",

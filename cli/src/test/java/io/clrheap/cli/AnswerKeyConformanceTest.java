@@ -46,7 +46,7 @@ class AnswerKeyConformanceTest {
     void everyWrittenFileWalksToItsAnswerKey(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
         Scenario scenario = Scenarios.named(name).orElseThrow().on(version, gc);
         List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(FixtureFormat.class), dir, null);
-        Path answer = dir.resolve(name + ".answer");
+        Path answer = dir.resolve(io.clrheap.generator.fixture.FixtureName.of(scenario) + ".answer");
         String expectedStat = Files.readString(answer.resolve("dumpheap-stat.txt"));
         List<String> expectedRegions = Files.readAllLines(answer.resolve("regions.tsv")).stream().skip(1)
                 .map(l -> String.join(" ", l.split("\t")[0], l.split("\t")[1], l.split("\t")[4], l.split("\t")[5])).toList();
@@ -104,7 +104,7 @@ class AnswerKeyConformanceTest {
     void walkPrintsTheAnswerKeysFiles(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
         Scenario scenario = Scenarios.named(name).orElseThrow().on(version, gc);
         List<Path> written = GenerateCommand.generate(scenario, EnumSet.of(FixtureFormat.BUNDLE), dir, null);
-        Path answer = dir.resolve(name + ".answer");
+        Path answer = dir.resolve(io.clrheap.generator.fixture.FixtureName.of(scenario) + ".answer");
         Path bundle = written.stream().filter(p -> !Files.isDirectory(p)).findFirst().orElseThrow();
         for (String[] report : new String[][] {{"--stat", "dumpheap-stat.txt"}, {"--objects", "objects.tsv"}, {"--eeheap", "eeheap.txt"},
             {"--handles", "gchandles.txt"}}) {

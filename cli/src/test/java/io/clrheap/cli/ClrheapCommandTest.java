@@ -90,10 +90,10 @@ class ClrheapCommandTest {
     void demoWritesEveryFormatWalksEachAndAgreesWithTheAnswerKey(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         Outcome r = run("demo", "--out", dir.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("wrote " + dir.resolve("default.core"), "wrote " + dir.resolve("default.answer"), "Statistics:",
-                "System.String", "Free", "default.core (ELF core): walker agrees with the answer key: ",
-                "default.dmp (minidump): walker agrees with the answer key: ", "default.clrheap.tar.xz (fixture bundle): walker agrees with the answer key: ");
-        assertThat(dir.resolve("default.answer").resolve("objects.tsv")).exists();
+        assertThat(r.out()).contains("wrote " + dir.resolve("default-net8-server.core"), "wrote " + dir.resolve("default-net8-server.answer"), "Statistics:",
+                "System.String", "Free", "default-net8-server.core (ELF core): walker agrees with the answer key: ",
+                "default-net8-server.dmp (minidump): walker agrees with the answer key: ", "default-net8-server.clrheap.tar.xz (fixture bundle): walker agrees with the answer key: ");
+        assertThat(dir.resolve("default-net8-server.answer").resolve("objects.tsv")).exists();
     }
 
     @Test
@@ -112,7 +112,7 @@ class ClrheapCommandTest {
         Outcome first = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--out", dir.resolve("a").toString());
         Outcome second = run("generate", "--scenario", "every-edge", "--runtime", "net9", "--out", dir.resolve("b").toString());
         assertThat(first.exitCode()).as(first.err()).isZero();
-        assertThat(first.out()).contains("wrote " + dir.resolve("a").resolve("every-edge.core"), "every-edge.answer/");
+        assertThat(first.out()).contains("wrote " + dir.resolve("a").resolve("every-edge-net9-server.core"), "every-edge-net9-server.answer/");
         try (var files = java.nio.file.Files.walk(dir.resolve("a"))) {
             for (java.nio.file.Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
                 java.nio.file.Path twin = dir.resolve("b").resolve(dir.resolve("a").relativize(f));
@@ -128,8 +128,8 @@ class ClrheapCommandTest {
         java.nio.file.Files.writeString(json, run("scenarios", "--json", "four-heaps").out().replace("\"four-heaps\"", "\"mine\""));
         Outcome r = run("generate", "--scenario", json.toString(), "--heaps", "3", "--seed", "9", "--format", "elf", "--out", dir.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("mine.core");
-        Outcome walk = run("walk", dir.resolve("mine.core").toString(), "--eeheap", "-q");
+        assertThat(r.out()).contains("mine-net8-server.core");
+        Outcome walk = run("walk", dir.resolve("mine-net8-server.core").toString(), "--eeheap", "-q");
         assertThat(walk.out()).contains("Number of GC Heaps: 3");
     }
 
@@ -158,7 +158,7 @@ class ClrheapCommandTest {
     @Test
     void walkReadsTheTypeNamesAFixtureCarries(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         run("generate", "--scenario", "user-types", "--out", dir.toString(), "-q");
-        Outcome r = run("walk", dir.resolve("user-types.core").toString(), "--stat", "-q");
+        Outcome r = run("walk", dir.resolve("user-types-net8-server.core").toString(), "--stat", "-q");
         assertThat(r.out()).contains("Shop.Order[]", "System.Double[,,]").doesNotContain("Unknown");
     }
 
@@ -170,12 +170,12 @@ class ClrheapCommandTest {
             java.util.Locale.setDefault(java.util.Locale.forLanguageTag("ar-EG"));
             Outcome r = run("generate", "--scenario", "default", "--format", "elf", "--out", dir.resolve("ar").toString(), "-q");
             // ASCII digits grouped by commas (Locale.ROOT), not Arabic-Indic digits: what a script parsing the line expects
-            assertThat(r.out()).containsPattern("default\\.core \\(\\d{1,3}(,\\d{3})+ bytes\\)");
+            assertThat(r.out()).containsPattern("default-net8-server\\.core \\(\\d{1,3}(,\\d{3})+ bytes\\)");
         } finally {
             java.util.Locale.setDefault(before);
         }
         for (String file : io.clrheap.generator.answer.AnswerKeyWriter.FILES) {
-            assertThat(java.nio.file.Files.mismatch(dir.resolve("root/default.answer").resolve(file), dir.resolve("ar/default.answer").resolve(file)))
+            assertThat(java.nio.file.Files.mismatch(dir.resolve("root/default-net8-server.answer").resolve(file), dir.resolve("ar/default-net8-server.answer").resolve(file)))
                     .as(file).isEqualTo(-1L);
         }
     }
@@ -183,17 +183,17 @@ class ClrheapCommandTest {
     @Test
     void generatingAgainReplacesTheAnswerKeyAndLeavesNoStaleOrPartialFiles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         run("generate", "--scenario", "default", "--out", dir.toString(), "-q");
-        java.nio.file.Files.writeString(dir.resolve("default.answer/notes.txt"), "stale");
+        java.nio.file.Files.writeString(dir.resolve("default-net8-server.answer/notes.txt"), "stale");
         assertThat(run("generate", "--scenario", "default", "--out", dir.toString(), "-q").exitCode()).isZero();
         try (var files = java.nio.file.Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
-                    .containsExactly("default.answer", "default.clrheap.tar.xz", "default.core", "default.dmp");
+                    .containsExactly("default-net8-server.answer", "default-net8-server.clrheap.tar.xz", "default-net8-server.core", "default-net8-server.dmp");
         }
-        try (var files = java.nio.file.Files.list(dir.resolve("default.answer"))) {
+        try (var files = java.nio.file.Files.list(dir.resolve("default-net8-server.answer"))) {
             assertThat(files.map(p -> p.getFileName().toString()).toList())
                     .containsExactlyInAnyOrderElementsOf(io.clrheap.generator.answer.AnswerKeyWriter.FILES);
         }
-        for (String f : new String[] {"default.core", "default.dmp", "default.clrheap.tar.xz"}) {
+        for (String f : new String[] {"default-net8-server.core", "default-net8-server.dmp", "default-net8-server.clrheap.tar.xz"}) {
             assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(dir.resolve(f))))
                     .as(f).isEqualTo("rw-r--r--");
         }

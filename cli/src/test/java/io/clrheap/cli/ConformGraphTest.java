@@ -78,10 +78,10 @@ class ConformGraphTest {
     @Test
     void commentsOtherOrdersAndBareAddressesAreRead() {
         Outcome refs = run("conform", "--walker", "sh -c \"echo '# my walker'; echo; " + ownWalker("--refs", "-q").replace("\"", "'") + " | sort -r\"",
-                "--expect", "refs", "--suite", suite.toString(), "--fixtures", "default");
+                "--expect", "refs", "--suite", suite.toString(), "--fixtures", "default-*");
         assertThat(refs.exitCode()).as(refs.out() + refs.err()).isZero();
         Outcome live = run("conform", "--walker", "sh -c \"" + ownWalker("--objects", "--live", "-q").replace("\"", "'") + " | cut -f1 | sort -r\"",
-                "--expect", "live", "--suite", suite.toString(), "--fixtures", "default");
+                "--expect", "live", "--suite", suite.toString(), "--fixtures", "default-*");
         assertThat(live.exitCode()).as(live.out() + live.err()).isZero();
     }
 
@@ -112,7 +112,7 @@ class ConformGraphTest {
     @Test
     void aWalkerThatIgnoresRepeatingSeriesFailsNamingAnArrayOfStructs() {
         Outcome r = run("conform", "--walker", mistaken(MistakenRefsWalker.Mistake.IGNORES_REPEATING_SERIES), "--expect", "refs", "--suite",
-                suite.toString(), "--fixtures", "object-graph");
+                suite.toString(), "--fixtures", "object-graph-*");
         for (String d : differences(r)) {
             Matcher m = MISSING.matcher(d);
             assertThat(m.find()).as(d).isTrue();
@@ -123,7 +123,7 @@ class ConformGraphTest {
     @Test
     void aWalkerThatDropsTheLastWordFailsNamingAnObjectWhoseLastWordIsAReference() {
         Outcome r = run("conform", "--walker", mistaken(MistakenRefsWalker.Mistake.DROPS_THE_LAST_WORD), "--expect", "refs", "--suite",
-                suite.toString(), "--fixtures", "object-graph");
+                suite.toString(), "--fixtures", "object-graph-*");
         for (String d : differences(r)) {
             Matcher wrong = WRONG.matcher(d);
             Matcher missing = MISSING.matcher(d);
@@ -145,7 +145,7 @@ class ConformGraphTest {
     @Test
     void aWalkerThatReadsOnlyTheFirstSeriesFailsNamingAnObjectWhoseReferencesLieInSeveralRuns() {
         Outcome r = run("conform", "--walker", mistaken(MistakenRefsWalker.Mistake.READS_ONLY_THE_FIRST_SERIES), "--expect", "refs", "--suite",
-                suite.toString(), "--fixtures", "object-graph");
+                suite.toString(), "--fixtures", "object-graph-*");
         int wrong = 0;
         for (String d : differences(r)) {
             Matcher m = WRONG.matcher(d);
@@ -167,7 +167,7 @@ class ConformGraphTest {
 
     @Test
     void aWalkerThatCallsEveryObjectLiveFailsNamingObjectsNoRootReaches() {
-        Outcome r = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "live", "--suite", suite.toString(), "--fixtures", "object-graph");
+        Outcome r = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "live", "--suite", suite.toString(), "--fixtures", "object-graph-*");
         assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
         assertThat(r.out()).containsPattern("extra live object: 0x[0-9a-f]+ \\(.+, \\d+ bytes, \\w+\\) reported live; no root that keeps objects alive reaches it");
     }
@@ -177,10 +177,10 @@ class ConformGraphTest {
         Path old = dir.resolve("old");
         Files.createDirectories(old);
         for (String suffix : new String[] {".core", ".dmp", ".clrheap.tar.xz"}) {
-            Files.copy(suite.resolve("default" + suffix), old.resolve("default" + suffix));
+            Files.copy(suite.resolve("default-net8-server" + suffix), old.resolve("default-net8-server" + suffix));
         }
-        Path answer = Files.createDirectories(old.resolve("default.answer"));
-        try (var files = Files.list(suite.resolve("default.answer"))) {
+        Path answer = Files.createDirectories(old.resolve("default-net8-server.answer"));
+        try (var files = Files.list(suite.resolve("default-net8-server.answer"))) {
             for (Path f : files.toList()) {
                 String name = f.getFileName().toString();
                 if (!name.equals("references.tsv") && !name.equals("roots.tsv") && !name.equals("live.tsv")) {
@@ -214,7 +214,7 @@ class ConformGraphTest {
 
     @Test
     void aDacReferenceHasNoGraphToCompareWith() {
-        Outcome r = run("conform", "--walker", "mywalker {dump}", "--expect", "refs", "--dac-reference", suite.resolve("default.core").toString());
+        Outcome r = run("conform", "--walker", "mywalker {dump}", "--expect", "refs", "--dac-reference", suite.resolve("default-net8-server.core").toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--expect refs needs a --suite");
     }

@@ -21,7 +21,7 @@ class ExplainCommandTest {
     @BeforeAll
     static void generate() {
         assertThat(run("generate", "--scenario", "every-edge", "--format", "bundle", "--out", dir.toString(), "-q").exitCode()).isZero();
-        bundle = dir.resolve("every-edge.clrheap.tar.xz").toString();
+        bundle = dir.resolve("every-edge-net8-server.clrheap.tar.xz").toString();
     }
 
     /** The address of the first walked object whose type is {@code type}. */

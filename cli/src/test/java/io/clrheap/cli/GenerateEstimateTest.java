@@ -112,7 +112,7 @@ class GenerateEstimateTest {
         assertThat(out).doesNotExist();
         Outcome forced = run("generate", "--scenario", "default", "--format", "elf", "--out", out.toString(), "--force", "-q");
         assertThat(forced.exitCode()).as(forced.err()).isZero();
-        assertThat(out.resolve("default.core")).exists();
+        assertThat(out.resolve("default-net8-server.core")).exists();
         // demo too
         assertThat(run("demo", "--out", tmp.resolve("demo").toString()).exitCode()).isEqualTo(3);
     }
@@ -124,11 +124,11 @@ class GenerateEstimateTest {
         Path out = tmp.resolve("every-edge");
         Outcome o = run("generate", "--scenario", "every-edge", "--out", out.toString(), "-q");
         assertThat(o.exitCode()).as(o.err()).isZero();
-        assertThat(Files.size(out.resolve("every-edge.core"))).isLessThanOrEqualTo(e.elfBytes());
-        assertThat(Files.size(out.resolve("every-edge.dmp"))).isLessThanOrEqualTo(e.minidumpBytes());
-        assertThat(Files.size(out.resolve("every-edge.clrheap.tar.xz"))).isLessThanOrEqualTo(e.bundleBytes());
+        assertThat(Files.size(out.resolve("every-edge-net8-server.core"))).isLessThanOrEqualTo(e.elfBytes());
+        assertThat(Files.size(out.resolve("every-edge-net8-server.dmp"))).isLessThanOrEqualTo(e.minidumpBytes());
+        assertThat(Files.size(out.resolve("every-edge-net8-server.clrheap.tar.xz"))).isLessThanOrEqualTo(e.bundleBytes());
         long answer;
-        try (Stream<Path> files = Files.list(out.resolve("every-edge.answer"))) {
+        try (Stream<Path> files = Files.list(out.resolve("every-edge-net8-server.answer"))) {
             answer = files.mapToLong(p -> {
                 try {
                     return Files.size(p);

@@ -21,7 +21,7 @@ class MapCommandTest {
     @BeforeAll
     static void generate() {
         assertThat(run("generate", "--scenario", "every-edge", "--format", "bundle", "--out", dir.toString(), "-q").exitCode()).isZero();
-        bundle = dir.resolve("every-edge.clrheap.tar.xz");
+        bundle = dir.resolve("every-edge-net8-server.clrheap.tar.xz");
     }
 
     @Test
@@ -30,7 +30,7 @@ class MapCommandTest {
         Outcome r = run("map", bundle.toString(), "--html", page.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).startsWith("wrote " + page + ": 13 regions, 8,598 objects (8,598 drawn one by one, 0 regions by bucket), 13 types");
-        assertThat(r.err()).contains("every-edge.clrheap.tar.xz: .NET 8.0.30, server GC", "page written in");
+        assertThat(r.err()).contains("every-edge-net8-server.clrheap.tar.xz: .NET 8.0.30, server GC", "page written in");
         assertThat(Files.readString(page)).startsWith("<!DOCTYPE html>");
         assertThat(dir.resolve("out")).isDirectoryNotContaining("glob:**.partial");
     }

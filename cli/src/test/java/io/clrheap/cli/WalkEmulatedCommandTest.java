@@ -19,7 +19,7 @@ class WalkEmulatedCommandTest {
         assertThat(run("generate", "--scenario", "every-edge", "--runtime", "net9", "--format", "bundle", "--out", dir.toString(), "-q").exitCode()).isZero();
         Outcome r = run("walk", "--emulate", "every-edge", "--runtime", "net9", "--in-process", "--stat");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).isEqualTo(Files.readString(dir.resolve("every-edge.answer/dumpheap-stat.txt")));
+        assertThat(r.out()).isEqualTo(Files.readString(dir.resolve("every-edge-net9-server.answer/dumpheap-stat.txt")));
         assertThat(r.err()).contains("in-process: thread ", "gc_reserved_1 -> GCHeap 0x", "DiagDescrGenerations 0x");
     }
 

@@ -33,7 +33,8 @@ final class MapFixture {
     static MapFixture generate(String scenario, Path dir) {
         ClrheapCommand.Outcome r = ClrheapCommand.run("generate", "--scenario", scenario, "--format", "bundle", "--out", dir.toString(), "-q");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        return new MapFixture(dir.resolve(scenario + ".clrheap.tar.xz"), dir.resolve(scenario + ".answer"));
+        String name = scenario + "-net8-server"; // the built-in scenarios are .NET 8 server GC fixtures unless told otherwise
+        return new MapFixture(dir.resolve(name + ".clrheap.tar.xz"), dir.resolve(name + ".answer"));
     }
 
     HeapMap map(MapLimits limits) throws Exception {

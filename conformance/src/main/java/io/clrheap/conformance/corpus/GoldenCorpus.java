@@ -50,7 +50,8 @@ import java.util.concurrent.Future;
  * </pre>
  *
  * <p>Each fixture is what {@code clrheap generate --scenario NAME --runtime R --gc G --format bundle} writes (the
- * scenario's own heaps and seed; the same {@link FixtureWriter}), so it is byte-identical on every build. The corpus
+ * scenario's own heaps and seed; the same {@link FixtureWriter}), so it is byte-identical on every build; generate names
+ * the file {@code NAME-R-G.clrheap.tar.xz}, the corpus {@code NAME.clrheap.tar.xz} in its {@code R-G} folder. The corpus
  * owns its {@code <runtime>-<gc>} folders and {@code corpus.tsv}; anything else in its folder (a README) is left alone.
  * Fixtures are built {@code jobs} at a time; the result does not depend on it.
  *

@@ -1,0 +1,77 @@
+package io.clrheap.cli;
+
+import io.clrheap.emulator.scenario.Scenario;
+import io.clrheap.generator.fixture.FixtureName;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The fixtures one {@code clrheap generate} writes: every chosen scenario on every chosen runtime and GC flavour (the
+ * scenario's own when none is chosen), scenario by scenario, then runtime, then GC, each under its {@link FixtureName}.
+ *
+ * @param fixtures the scenarios to build, each already on its runtime and GC, with {@code --heaps} and {@code --seed} applied
+ */
+record FixtureSelection(List<Scenario> fixtures) {
+
+    FixtureSelection {
+        fixtures = List.copyOf(fixtures);
+    }
+
+    /**
+     * The cross product of {@code scenarios} × {@code runtimes} × {@code gcs}. {@code heaps} (when given) goes to the
+     * server GC fixtures only, as workstation GC has one heap; a selection without a server GC fixture takes it as one
+     * scenario did before (so workstation with more than one heap is refused). {@code seed} (when given) goes to all.
+     *
+     * @param runtimes {@code all}, or runtimes as {@code --runtime} takes them; empty for each scenario's own
+     * @param gcs      {@code all}, or GC flavours as {@code --gc} takes them; empty for each scenario's own
+     * @throws IllegalArgumentException (bad usage) for an unknown runtime or GC, heaps the scenario cannot have, or two
+     *                                  fixtures that would be written under one name
+     */
+    static FixtureSelection of(List<Scenario> scenarios, List<String> runtimes, List<String> gcs, Integer heaps, Long seed) {
+        List<RuntimeVersion> rs = choices(runtimes, RuntimeVersion.values(), RuntimeVersion::parse);
+        List<GcFlavor> gs = choices(gcs, GcFlavor.values(), GcFlavor::parse);
+        List<Scenario> fixtures = new ArrayList<>();
+        for (Scenario s : scenarios) {
+            for (RuntimeVersion r : rs.isEmpty() ? List.of(s.runtime()) : rs) {
+                for (GcFlavor g : gs.isEmpty() ? List.of(s.gc()) : gs) {
+                    fixtures.add(s.on(r, g));
+                }
+            }
+        }
+        boolean anyServer = fixtures.stream().anyMatch(s -> s.gc() == GcFlavor.SERVER);
+        List<Scenario> chosen = new ArrayList<>();
+        Map<String, Scenario> byName = new HashMap<>();
+        for (Scenario s : fixtures) {
+            boolean takesHeaps = heaps != null && (s.gc() == GcFlavor.SERVER || !anyServer);
+            if (takesHeaps || seed != null) {
+                s = s.toBuilder().heaps(takesHeaps ? heaps : s.heaps()).seed(seed == null ? s.seed() : seed).build();
+            }
+            String name = FixtureName.of(s).toString();
+            if (byName.putIfAbsent(name, s) != null) {
+                throw new IllegalArgumentException("two selected fixtures would both be written as " + name
+                        + " (a scenario, runtime or GC chosen twice, or a scenario file named as a built-in scenario)");
+            }
+            chosen.add(s);
+        }
+        return new FixtureSelection(chosen);
+    }
+
+    /** {@code values} parsed, {@code all} standing for every one of {@code every}; empty when none are given. */
+    private static <T> List<T> choices(List<String> values, T[] every, Function<String, T> parse) {
+        List<T> chosen = new ArrayList<>();
+        for (String v : values == null ? List.<String>of() : values) {
+            if (v.trim().equalsIgnoreCase("all")) {
+                chosen.addAll(Arrays.asList(every));
+            } else {
+                chosen.add(parse.apply(v));
+            }
+        }
+        return chosen;
+    }
+}
