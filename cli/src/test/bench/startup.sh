@@ -11,7 +11,7 @@
 # Output: a Markdown table on stdout (BENCHMARKS.md's "Start-up" section), progress and uptime on stderr.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
+ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../../.." && pwd)"
 RUNS=15
 BASELINE_REV=""
 DUMP="$ROOT/golden/real/net10-svr/core.xz"
