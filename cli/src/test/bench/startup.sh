@@ -102,11 +102,15 @@ for n in "${NAMES[@]}"; do
   printf '| %s | %s ms (%s) | %s ms (%s) | **%s** |\n' "${LABEL[$n]}" "$b" "$(range "$WORK/BASELINE.$n")" "$c" \
     "$(range "$WORK/CANDIDATE.$n")" "$(awk -v b="$b" -v c="$c" 'BEGIN {printf "%.2f", b / c}')"
 done
+# large's marginal: the median over the rounds of (large - default), each round's two runs taken together
 marginal() {
-  awk -v o="$((LARGE_OBJECTS - DEFAULT_OBJECTS))" -v l="$(median "$WORK/$1.large")" -v d="$(median "$WORK/$1.default")" \
-    'BEGIN {printf "%.1f M objects/s (%d ms)", (l > d) ? o / (l - d) / 1000 : 0, l - d}'
+  paste -d ' ' "$WORK/$1.large" "$WORK/$1.default" | awk '{print $1 - $2}' >"$WORK/$1.marginal"
+  awk -v o="$((LARGE_OBJECTS - DEFAULT_OBJECTS))" -v m="$(median "$WORK/$1.marginal")" \
+    'BEGIN {printf "%.1f M objects/s (%s ms)", (m > 0) ? o / m / 1000 : 0, m}'
 }
-printf '| `large` marginal over `default` (%s objects more) | %s | %s | |\n' \
-  "$(printf "%'d" "$((LARGE_OBJECTS - DEFAULT_OBJECTS))")" "$(marginal BASELINE)" "$(marginal CANDIDATE)"
+b="$(marginal BASELINE)"; c="$(marginal CANDIDATE)"
+printf '| `large` marginal over `default` (%s objects more), median of the rounds | %s | %s | **%s** |\n' \
+  "$(echo "$((LARGE_OBJECTS - DEFAULT_OBJECTS))" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')" "$b" "$c" \
+  "$(awk -v b="$(median "$WORK/BASELINE.marginal")" -v c="$(median "$WORK/CANDIDATE.marginal")" 'BEGIN {printf "%.2f", b / c}')"
 echo
 echo "Before: $BASELINE_NAME; after: this tree ($(cd "$ROOT" && git rev-parse --short HEAD)$(cd "$ROOT" && git diff --quiet HEAD || echo ', with changes')). $RUNS rounds, $(nproc) CPUs, load average before: $LOAD_BEFORE; after: $LOAD_AFTER."
