@@ -110,10 +110,15 @@ public final class ProfileLoader {
         if (resolved == null) {
             return resolve(name, gc);
         }
-        RuntimeLayout layout = resolved.get(name + "#" + gc.id());
+        String key = name + "#" + gc.id();
+        RuntimeLayout layout = resolved.get(key);
         if (layout == null) {
-            layout = resolve(name, gc);
-            resolved.putIfAbsent(name + "#" + gc.id(), layout);
+            // resolved outside the map's lock (a concurrent first load resolves it twice; the first one stored wins)
+            RuntimeLayout fresh = resolve(name, gc);
+            layout = resolved.putIfAbsent(key, fresh);
+            if (layout == null) {
+                layout = fresh;
+            }
         }
         return layout;
     }
