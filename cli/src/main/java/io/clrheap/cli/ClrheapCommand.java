@@ -1,6 +1,7 @@
 package io.clrheap.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,14 +14,6 @@ import picocli.CommandLine.Command;
             "Builds, packages and walks .NET CoreCLR GC heaps (x64; .NET 8, 9, 10; server and workstation GC).",
             ""
         },
-        subcommands = {DemoCommand.class, GenerateCommand.class, ScenariosCommand.class, WalkCommand.class, ConformCommand.class, GoldenCommand.class, CaptureCommand.class,
-            MapCommand.class,
-            MaterializeCommand.class,
-            ExplainCommand.class,
-            GcRootCommand.class,
-            ObjSizeCommand.class,
-            LayoutCommand.class,
-            CommandLine.HelpCommand.class},
         footerHeading = "%nAlso:%n",
         footer = {
             "  ./clrheap test   Run the whole test suite (mvn -B verify, by the launcher).",
@@ -40,6 +33,16 @@ import picocli.CommandLine.Command;
             "Exit codes: 0 success; 1 a check failed or another failure; 2 bad usage; 3 unreadable or invalid input."
         })
 public final class ClrheapCommand implements Runnable {
+
+    /**
+     * The commands, in the order the help lists them. They are added to the command line when it is built
+     * ({@link #commandLine(String...)}): only the one a run names, since building picocli's model of every command
+     * (their options, mixins and converters) was a sixth of a short command's start.
+     */
+    static final List<Class<?>> COMMANDS = List.of(DemoCommand.class, GenerateCommand.class, ScenariosCommand.class,
+            WalkCommand.class, ConformCommand.class, GoldenCommand.class, CaptureCommand.class, MapCommand.class,
+            MaterializeCommand.class, ExplainCommand.class, GcRootCommand.class, ObjSizeCommand.class, LayoutCommand.class,
+            CommandLine.HelpCommand.class, AotTrainingCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -80,9 +83,37 @@ public final class ClrheapCommand implements Runnable {
         return c.getCommandSpec().exitCodeOnInvalidInput();
     }
 
+    /** The whole command line, every command in it (for the help, and tests that look at every command). */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new ClrheapCommand());
+        COMMANDS.forEach(cli::addSubcommand);
+        return cli;
+    }
+
+    /**
+     * The command line for {@code args}: when they name a command, only that one is in it (what it parses and runs
+     * is the same as with every command); {@code --version} alone needs none; anything else (help, a mistyped
+     * command, the suggestions for it) gets every command.
+     */
+    static CommandLine commandLine(String... args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return new CommandLine(new ClrheapCommand());
+        }
+        if (args.length > 0 && !args[0].equals("help")) {
+            for (Class<?> c : COMMANDS) {
+                if (c.getAnnotation(Command.class).name().equals(args[0])) {
+                    CommandLine cli = new CommandLine(new ClrheapCommand());
+                    cli.addSubcommand(c);
+                    return cli;
+                }
+            }
+        }
+        return commandLine();
+    }
+
     /** Runs the command line with the given streams; returns the exit code. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new ClrheapCommand());
+        CommandLine cli = commandLine(args);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler(new ErrorReporter());

@@ -10,7 +10,7 @@ class TopLevelHelpTest {
 
     @Test
     void everyCommandIsSummedUpInOneWholeSentence() {
-        CommandLine cli = new CommandLine(new ClrheapCommand());
+        CommandLine cli = ClrheapCommand.commandLine();
         assertThat(cli.getSubcommands()).isNotEmpty();
         cli.getSubcommands().forEach((name, sub) -> {
             String[] description = sub.getCommandSpec().usageMessage().description();
@@ -21,7 +21,7 @@ class TopLevelHelpTest {
 
     @Test
     void runtimeOptionsAreNamedAsEverywhere() {
-        CommandLine cli = new CommandLine(new ClrheapCommand());
+        CommandLine cli = ClrheapCommand.commandLine();
         cli.getSubcommands().forEach((name, sub) -> sub.getCommandSpec().options().stream()
                 .filter(o -> o.longestName().equals("--runtime"))
                 // generate builds several runtimes in one run, and all of them

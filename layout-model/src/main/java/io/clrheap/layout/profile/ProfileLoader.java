@@ -68,21 +68,37 @@ public final class ProfileLoader {
 
     private final DocumentSource source;
     private final ObjectMapper json;
+    /** The built-in loader's parsed files and resolved layouts (its resources never change); null for other loaders. */
+    private final Map<String, ObjectNode> documents;
+    private final Map<String, RuntimeLayout> resolved;
 
     public ProfileLoader(DocumentSource source) {
-        this.source = source;
-        this.json = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        this(source, false);
     }
 
-    /** The profiles shipped in this jar. */
-    public static ProfileLoader builtIn() {
-        return new ProfileLoader(name -> {
+    private ProfileLoader(DocumentSource source, boolean memoize) {
+        this.source = source;
+        this.json = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        this.documents = memoize ? new java.util.concurrent.ConcurrentHashMap<>() : null;
+        this.resolved = memoize ? new java.util.concurrent.ConcurrentHashMap<>() : null;
+    }
+
+    private static final class BuiltIn {
+        static final ProfileLoader LOADER = new ProfileLoader(name -> {
             try (InputStream in = ProfileLoader.class.getResourceAsStream(RESOURCE_DIR + name + ".json")) {
                 return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read profile resource " + name + ".json", e);
             }
-        });
+        }, true);
+    }
+
+    /**
+     * The profiles shipped in this jar: one loader for the JVM, which parses each file and resolves each profile once
+     * (opening a dump resolves four: identifying the build reads every version's; a command's start is shorter for it).
+     */
+    public static ProfileLoader builtIn() {
+        return BuiltIn.LOADER;
     }
 
     public RuntimeLayout load(RuntimeVersion version, GcFlavor gc) {
@@ -91,6 +107,23 @@ public final class ProfileLoader {
 
     /** Resolves and validates profile {@code name} for flavour {@code gc}. */
     public RuntimeLayout load(String name, GcFlavor gc) {
+        if (resolved == null) {
+            return resolve(name, gc);
+        }
+        String key = name + "#" + gc.id();
+        RuntimeLayout layout = resolved.get(key);
+        if (layout == null) {
+            // resolved outside the map's lock (a concurrent first load resolves it twice; the first one stored wins)
+            RuntimeLayout fresh = resolve(name, gc);
+            layout = resolved.putIfAbsent(key, fresh);
+            if (layout == null) {
+                layout = fresh;
+            }
+        }
+        return layout;
+    }
+
+    private RuntimeLayout resolve(String name, GcFlavor gc) {
         Draft draft = new Draft();
         List<String> chain = new ArrayList<>();
         applyWithBaselines(name, gc, draft, chain, new ArrayList<>());
@@ -106,8 +139,14 @@ public final class ProfileLoader {
             throw new ProfileException(file, null, null, "baseline chain is deeper than " + MAX_BASELINE_DEPTH + ": " + visiting);
         }
         visiting.add(name);
-        ObjectNode root = parse(file, source.read(name).orElseThrow(
-                () -> new ProfileException(file, null, null, "no such profile")));
+        ObjectNode root = documents == null ? null : documents.get(name);
+        if (root == null) {
+            root = parse(file, source.read(name).orElseThrow(
+                    () -> new ProfileException(file, null, null, "no such profile")));
+            if (documents != null) {
+                documents.put(name, root);
+            }
+        }
         for (var it = root.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!TOP_LEVEL_KEYS.contains(key)) {
