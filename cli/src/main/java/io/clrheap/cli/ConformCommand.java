@@ -12,6 +12,7 @@ import io.clrheap.conformance.Reports;
 import io.clrheap.conformance.SuiteFixture;
 import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.conformance.corpus.GoldenCorpus;
+import io.clrheap.conformance.corpus.GoldenCorpusCache;
 import io.clrheap.conformance.corpus.GoldenSuiteFixture;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -64,6 +65,9 @@ import picocli.CommandLine;
             "files, like default-net8-server), or a golden",
             "corpus: 'golden' is the project's committed one, golden/synthetic (fixtures",
             "named like net8-server/default; say ./golden for a folder named golden).",
+            "Outside a clone, its fixtures are built once into $CLRHEAP_CACHE (else",
+            "$XDG_CACHE_HOME/clrheap or ~/.cache/clrheap), each checked against the",
+            "corpus.tsv this clrheap carries.",
             "From a golden corpus the walker reads the committed bundle (--format bundle),",
             "or an ELF core or minidump written into a temporary folder from the same",
             "scenario, runtime, GC flavour and seed (the corpus test proves that a fresh",
@@ -103,7 +107,8 @@ final class ConformCommand implements Callable<Integer> {
     String walker;
 
     @Option(names = "--suite", paramLabel = "golden|DIR",
-            description = "The fixtures: golden (the project's committed golden corpus), or a folder written by ./clrheap generate or ./clrheap golden.")
+            description = "The fixtures: golden (the project's committed golden corpus; outside a clone, built once into the cache "
+                    + "folder and checked against the corpus this clrheap was released with), or a folder written by ./clrheap generate or ./clrheap golden.")
     String suite;
 
     @Option(names = "--dac-reference", paramLabel = "DUMP",
@@ -185,11 +190,14 @@ final class ConformCommand implements Callable<Integer> {
         }
         Path folder;
         if (suite.equals(GOLDEN)) {
-            Optional<Path> corpus = ProjectHome.goldenCorpus();
+            Optional<Path> corpus = ProjectHome.goldenCorpus().filter(Files::isDirectory);
             if (corpus.isEmpty()) {
-                err.println("clrheap conform: --suite golden: cannot find the project's golden/synthetic (the " + ProjectHome.PROPERTY
-                        + " property is not set and clrheap does not run from cli/target); pass the corpus folder instead");
-                return EXIT_NO_SUITE;
+                // outside a clone: the corpus built again into the user's cache, each fixture checked against the released index
+                Optional<Path> cached = cachedGoldenCorpus(glob, err);
+                if (cached.isEmpty()) {
+                    return EXIT_NO_SUITE;
+                }
+                corpus = cached;
             }
             folder = corpus.get();
         } else {
@@ -303,5 +311,36 @@ final class ConformCommand implements Callable<Integer> {
         }
         GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.everyday(), ClrheapVersion.current(), 1);
         return GoldenSuiteFixture.inCorpus(corpus, format);
+    }
+
+    /**
+     * The golden corpus in the user's cache ({@code clrheap.cache} property, {@code CLRHEAP_CACHE}, {@code $XDG_CACHE_HOME/clrheap}
+     * or {@code ~/.cache/clrheap}), its fixtures the glob takes built now where missing; empty after saying why on {@code err}.
+     */
+    private static Optional<Path> cachedGoldenCorpus(FixtureGlob glob, PrintWriter err) {
+        try {
+            Optional<byte[]> index = GoldenCorpusCache.releasedIndex();
+            if (index.isEmpty()) {
+                err.println("clrheap conform: --suite golden: this clrheap was built without its corpus.tsv and runs outside a clone "
+                        + "of the project; pass a corpus folder (./clrheap golden --update writes one)");
+                return Optional.empty();
+            }
+            Path root = GoldenCorpusCache.defaultRoot(System.getProperty("clrheap.cache", System.getenv("CLRHEAP_CACHE")),
+                    System.getenv("XDG_CACHE_HOME"), System.getProperty("user.home"));
+            GoldenCorpusCache cache = new GoldenCorpusCache(root, index.get(), GoldenCorpus.builtIn(root));
+            int[] built = {0};
+            Path dir = cache.prepare(glob, (fixture, wasBuilt, done, total) -> {
+                if (wasBuilt) {
+                    if (built[0]++ == 0) {
+                        err.println("clrheap conform: building the golden corpus into " + cache.dir() + " (once; each fixture checked against the released corpus.tsv)");
+                    }
+                    err.printf(Locale.ROOT, "  [%d/%d] %s%n", done, total, fixture);
+                }
+            });
+            return Optional.of(dir);
+        } catch (IOException | RuntimeException e) {
+            err.println("clrheap conform: --suite golden: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return Optional.empty();
+        }
     }
 }

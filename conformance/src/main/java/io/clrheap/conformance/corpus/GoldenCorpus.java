@@ -364,7 +364,7 @@ public final class GoldenCorpus {
     }
 
     /** {@code net8-server/default} from the row's path {@code net8-server/default.clrheap.tar.xz}. */
-    private static String idOf(IndexRow row) {
+    static String idOf(IndexRow row) {
         String path = row.path();
         String suffix = FixtureFormat.BUNDLE.suffix();
         return path.endsWith(suffix) ? path.substring(0, path.length() - suffix.length()) : path;
@@ -508,7 +508,8 @@ public final class GoldenCorpus {
         }
     }
 
-    private static String sha256(Path file) throws IOException {
+    /** The file's SHA-256, lowercase hex, as corpus.tsv writes it. */
+    static String sha256(Path file) throws IOException {
         MessageDigest sha;
         try {
             sha = MessageDigest.getInstance("SHA-256");
