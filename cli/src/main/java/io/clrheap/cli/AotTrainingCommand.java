@@ -1,5 +1,8 @@
 package io.clrheap.cli;
 
+import io.clrheap.generator.fixture.FixtureName;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,13 +34,15 @@ final class AotTrainingCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Files.createDirectories(dir);
-        String core = dir.resolve("default.core").toString();
-        String xz = dir.resolve("default.core.xz").toString();
+        // the file generate writes: SCENARIO-RUNTIME-GC.core
+        String name = new FixtureName("default", RuntimeVersion.NET8, GcFlavor.SERVER).toString();
+        String core = dir.resolve(name + ".core").toString();
+        String xz = dir.resolve(name + ".core.xz").toString();
         int failures = 0;
         failures += run("--help");
         failures += run("--version");
         failures += run("walk", "--help");
-        failures += run("generate", "--scenario", "default", "--format", "elf", "--out", dir.toString(), "-q");
+        failures += run("generate", "--scenario", "default", "--runtime", "net8", "--gc", "server", "--format", "elf", "--out", dir.toString(), "-q");
         try (InputStream in = Files.newInputStream(Path.of(core));
                 OutputStream out = new XZOutputStream(Files.newOutputStream(Path.of(xz)), new LZMA2Options(0))) {
             in.transferTo(out);

@@ -36,7 +36,7 @@ import picocli.CommandLine.Parameters;
             "",
             "Examples:",
             "  ./clrheap materialize default",
-            "  ./clrheap materialize every-edge --runtime 10 --gc workstation --for 10m",
+            "  ./clrheap materialize every-edge --runtime net10 --gc workstation --for 10m",
             "  ./clrheap walk --pid PID --stat --names /tmp/clrheap-materialize-…/type-names.txt   (in another terminal)",
             "",
             "Exit codes: 0 the helper ran until Ctrl-C or --for; 1 the helper could not place the memory (an address",
