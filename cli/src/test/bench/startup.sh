@@ -46,13 +46,13 @@ fi
 if [ -z "$FIXTURES" ]; then
   FIXTURES="$WORK/fixtures"
   say "generating the default and large scenarios into $FIXTURES ..."
-  for s in default large; do "${CANDIDATE[@]}" generate --scenario "$s" --format elf --out "$FIXTURES" -q >/dev/null; done
+  for s in default large; do "${CANDIDATE[@]}" generate --scenario "$s" --runtime net8 --gc server --format elf --out "$FIXTURES" -q >/dev/null; done
 fi
 "${CANDIDATE[@]}" walk "$DUMP" --stat >/dev/null 2>&1
 
 objects() { "${CANDIDATE[@]}" walk "$1" --stat -v 2>&1 >/dev/null | sed -n 's/.*walked \([0-9,]*\) objects.*/\1/p' | tr -d ,; }
-LARGE_OBJECTS="$(objects "$FIXTURES/large.core")"
-DEFAULT_OBJECTS="$(objects "$FIXTURES/default.core")"
+LARGE_OBJECTS="$(objects "$FIXTURES/large-net8-server.core")"
+DEFAULT_OBJECTS="$(objects "$FIXTURES/default-net8-server.core")"
 
 NAMES=(version real default large)
 declare -A LABEL=([version]="\`--version\`" [real]="\`walk $(basename "$(dirname "$DUMP")")/$(basename "$DUMP") --stat\`"
@@ -61,8 +61,8 @@ args() {
   case "$1" in
     version) echo --version ;;
     real) echo walk "$DUMP" --stat ;;
-    default) echo walk "$FIXTURES/default.core" --stat ;;
-    large) echo walk "$FIXTURES/large.core" --stat ;;
+    default) echo walk "$FIXTURES/default-net8-server.core" --stat ;;
+    large) echo walk "$FIXTURES/large-net8-server.core" --stat ;;
   esac
 }
 # the same output, baseline and candidate
