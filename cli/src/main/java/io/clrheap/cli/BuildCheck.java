@@ -63,8 +63,22 @@ final class BuildCheck {
      * {@code diskBytes} into {@code folder} (null: writes nothing) needs, resource by resource.
      */
     static List<Need> needs(BuildEstimate e, int builds, long diskBytes, String diskDetail, Path folder) {
+        return needs(e, builds, diskBytes, diskDetail, folder, 0);
+    }
+
+    /**
+     * As {@link #needs(BuildEstimate, int, long, String, Path)}, in a process that already holds {@code heldBytes} of
+     * memory an earlier build gave back: the C allocator keeps freed chunks for the next build (NativeChunks), so the
+     * machine's available memory no longer counts them, though this build will use them again.
+     */
+    static List<Need> needs(BuildEstimate e, int builds, long diskBytes, String diskDetail, Path folder, long heldBytes) {
         List<Need> needs = new ArrayList<>();
-        needs.add(new Need("process memory", e.memoryBytes(builds), builds == 1 ? "" : builds + " builds at once", machine.memory(), true));
+        Available memory = machine.memory();
+        if (heldBytes > 0) {
+            memory = new Available(memory.bytes() + heldBytes, memory.source() + " + " + BuildEstimate.bytes(heldBytes)
+                    + " this process holds from the batch's earlier fixtures");
+        }
+        needs.add(new Need("process memory", e.memoryBytes(builds), builds == 1 ? "" : builds + " builds at once", memory, true));
         needs.add(new Need("emulator budget", e.memoryBytes(), "one build",
                 new Available(RuntimeBuilder.DEFAULT_MEMORY_BUDGET, "the most a build may write"), false));
         needs.add(new Need("Java heap", builds * e.groundTruthBytes(), "ground truth", machine.heap(), true));

@@ -119,7 +119,7 @@ final class ConformCommand implements Callable<Integer> {
     @CommandLine.Mixin
     DacOption dacOption = new DacOption();
 
-    @Option(names = "--fixtures", paramLabel = "GLOB", description = "Only the fixtures whose name matches (default, net8-server/*); may be repeated (default: all).")
+    @Option(names = "--fixtures", paramLabel = "GLOB", description = "Only the fixtures whose name matches (default-net8-*, net8-server/*); may be repeated (default: all).")
     List<String> fixtures = List.of();
 
     @Option(names = "--format", paramLabel = "elf|minidump|bundle", converter = GenerateCommand.FormatConverter.class,

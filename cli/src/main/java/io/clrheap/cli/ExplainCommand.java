@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
             "  ./clrheap explain golden/real/net10-svr/core.xz --all",
             "  ./clrheap explain golden/real/net9-wks/core.xz --object 0x7ec6eb000048 \\",
             "        --names golden/real/net9-wks/live-objects.txt",
-            "  ./clrheap explain fixtures/default.clrheap.tar.xz",
+            "  ./clrheap explain fixtures/default-net8-server.clrheap.tar.xz",
             "  ./clrheap explain --emulate default --in-process",
             "  ./clrheap explain --emulate default --gc workstation --in-process",
             "",

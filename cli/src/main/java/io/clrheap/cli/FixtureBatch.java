@@ -1,5 +1,6 @@
 package io.clrheap.cli;
 
+import io.clrheap.emulator.BuildEstimate;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.generator.answer.AnswerKeyCheck;
@@ -39,6 +40,8 @@ record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, Stri
     int run(List<Scenario> fixtures, PrintWriter stdout, PrintWriter err) {
         long started = System.nanoTime();
         List<FixtureOutcome> outcomes = new ArrayList<>();
+        // what the largest fixture built so far took: the C allocator keeps it for the next build (NativeChunks)
+        long held = 0;
         for (int i = 0; i < fixtures.size(); i++) {
             if (i > 0) {
                 // the last fixture's process memory (Arena.ofAuto, outside the Java heap) goes when the GC finds it
@@ -47,7 +50,11 @@ record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, Stri
             }
             Scenario s = fixtures.get(i);
             String label = String.format(Locale.ROOT, "[%d/%d] %s %s %s", i + 1, fixtures.size(), s.name(), s.runtime().shortName(), s.gc().id());
-            outcomes.add(one(s, label, stdout, err));
+            FixtureOutcome outcome = one(s, label, held, stdout, err);
+            outcomes.add(outcome);
+            if (outcome.built()) {
+                held = Math.max(held, BuildEstimate.of(s).memoryBytes(formats.contains(FixtureFormat.MINIDUMP) ? 2 : 1));
+            }
             stdout.flush();
             err.flush();
         }
@@ -65,10 +72,10 @@ record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, Stri
                 failed.isEmpty() ? "" : " (" + String.join(", ", failed) + ")", bytes, nanos / 1e9);
     }
 
-    private FixtureOutcome one(Scenario s, String label, PrintWriter stdout, PrintWriter err) {
+    private FixtureOutcome one(Scenario s, String label, long held, PrintWriter stdout, PrintWriter err) {
         FixtureName name = FixtureName.of(s);
         long started = System.nanoTime();
-        var refusal = GenerateCommand.check("generate: " + label, s, formats, folder, force, quiet ? null : err);
+        var refusal = GenerateCommand.check("generate: " + label, s, formats, folder, force, quiet ? null : err, held);
         if (refusal.isPresent()) {
             err.println(refusal.get());
             return new FixtureOutcome(name, GenerateCommand.EXIT_INVALID_INPUT, 0, false);

@@ -13,4 +13,9 @@ import io.clrheap.generator.fixture.FixtureName;
  * @param agrees   every written dump read back as the answer key says
  */
 record FixtureOutcome(FixtureName name, int exitCode, long bytes, boolean agrees) {
+
+    /** Whether the emulator built the fixture (whatever became of its files): not refused, and not a scenario it cannot build. */
+    boolean built() {
+        return exitCode != GenerateCommand.EXIT_INVALID_INPUT;
+    }
 }

@@ -140,6 +140,12 @@ final class GenerateCommand implements Callable<Integer> {
         if (checkDac != null && !written.contains(FixtureFormat.ELF) && !written.contains(FixtureFormat.BUNDLE)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac needs an ELF core or a bundle (--format elf or bundle)");
         }
+        long builds = selection.fixtures().stream().map(Scenario::runtime).distinct().count();
+        if (checkDac != null && !checkDac.isEmpty() && builds > 1) {
+            // a DAC reads one runtime build: given to every runtime of the batch it would fail the others as disagreements
+            throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac " + checkDac + " is one runtime's DAC, and the batch has "
+                    + builds + " runtimes: give one --runtime with it, or --check-dac alone to find each runtime's DAC");
+        }
         return new FixtureBatch(written, out, force, checkDac, quiet).run(selection.fixtures(), stdout, err);
     }
 
@@ -148,6 +154,12 @@ final class GenerateCommand implements Callable<Integer> {
      * ({@link BuildCheck}): the refusal message when it does not fit; the estimate as a note on {@code note} when large.
      */
     static java.util.Optional<String> check(String command, Scenario s, Set<FixtureFormat> formats, Path folder, boolean force, PrintWriter note) {
+        return check(command, s, formats, folder, force, note, 0);
+    }
+
+    /** As {@link #check(String, Scenario, Set, Path, boolean, PrintWriter)}, with {@code heldBytes} of memory earlier builds of this process gave back. */
+    static java.util.Optional<String> check(String command, Scenario s, Set<FixtureFormat> formats, Path folder, boolean force, PrintWriter note,
+            long heldBytes) {
         io.clrheap.emulator.BuildEstimate e = io.clrheap.emulator.BuildEstimate.of(s);
         // the Windows variant is built while the Linux one is kept (one answer key for both): two processes at once
         int builds = formats.contains(FixtureFormat.MINIDUMP) ? 2 : 1;
@@ -162,7 +174,7 @@ final class GenerateCommand implements Callable<Integer> {
             disk += bytes;
             parts.add(f.id() + " " + io.clrheap.emulator.BuildEstimate.bytes(bytes));
         }
-        return BuildCheck.check(command, s, e, BuildCheck.needs(e, builds, disk, String.join(", ", parts), folder), force, note);
+        return BuildCheck.check(command, s, e, BuildCheck.needs(e, builds, disk, String.join(", ", parts), folder, heldBytes), force, note);
     }
 
     /**

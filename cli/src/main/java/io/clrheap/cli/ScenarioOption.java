@@ -34,7 +34,7 @@ final class ScenarioOption {
     static List<Scenario> resolveEach(List<String> values) throws IOException {
         List<Scenario> resolved = new ArrayList<>();
         for (String value : values) {
-            if (value.equals(ALL)) {
+            if (value.equalsIgnoreCase(ALL)) {
                 resolved.addAll(Scenarios.everyday());
             } else {
                 resolved.add(resolve(value));

@@ -125,6 +125,23 @@ class GenerateBatchTest {
     }
 
     @Test
+    void oneDacForABatchOfSeveralRuntimesIsBadUsageAndNothingIsBuilt() {
+        Outcome r = run("generate", "--scenario", "default", "--runtime", "net8,net9", "--format", "elf", "--check-dac", tmp.resolve("libmscordaccore.so").toString(),
+                "--out", tmp.resolve("out").toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("is one runtime's DAC, and the batch has 2 runtimes");
+        assertThat(tmp.resolve("out")).doesNotExist();
+    }
+
+    @Test
+    void allIsTakenInAnyCase() {
+        // ALL and every-edge: every-edge would be written twice, which says ALL was read as every scenario
+        Outcome r = run("generate", "--scenario", "ALL,every-edge", "--out", tmp.resolve("out").toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("two selected fixtures would both be written as every-edge-");
+    }
+
+    @Test
     void anUnknownRuntimeInTheListIsBadUsage() {
         Outcome r = run("generate", "--scenario", "default", "--runtime", "net8,net7", "--out", tmp.resolve("out").toString());
         assertThat(r.exitCode()).isEqualTo(2);

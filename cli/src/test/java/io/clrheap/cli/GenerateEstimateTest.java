@@ -8,6 +8,8 @@ import io.clrheap.emulator.BuildEstimate;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.fixture.FixtureFormat;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -99,6 +101,39 @@ class GenerateEstimateTest {
                 return new BuildCheck.Available(1L << 40, "plenty");
             }
         };
+    }
+
+    @Test
+    void aBatchCountsTheMemoryItsEarlierFixturesLeftWithTheAllocatorAsAvailable() {
+        Scenario base = Scenarios.named("default").orElseThrow();
+        long net8 = BuildEstimate.of(base.on(RuntimeVersion.NET8, GcFlavor.SERVER)).memoryBytes(1);
+        long net9 = BuildEstimate.of(base.on(RuntimeVersion.NET9, GcFlavor.SERVER)).memoryBytes(1);
+        // the machine as the second fixture sees it: the first one's memory is held by this process, not available
+        long afterFirst = Math.max(0, net9 - net8) + (1 << 20);
+        assertThat(afterFirst).as("too little for net9 on its own").isLessThan(net9);
+        long[] calls = {0};
+        BuildCheck.Machine shrinking = machineWith(0);
+        BuildCheck.machine = new BuildCheck.Machine() {
+            @Override
+            public BuildCheck.Available memory() {
+                return new BuildCheck.Available(calls[0]++ == 0 ? Math.max(net8, net9) : afterFirst, "a machine");
+            }
+
+            @Override
+            public BuildCheck.Available heap() {
+                return shrinking.heap();
+            }
+
+            @Override
+            public BuildCheck.Available disk(Path folder) {
+                return shrinking.disk(folder);
+            }
+        };
+
+        Outcome r = run("generate", "--scenario", "default", "--runtime", "net8,net9", "--format", "elf", "--out", tmp.resolve("out").toString(), "-q");
+
+        assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
+        assertThat(tmp.resolve("out").resolve("default-net9-server.core")).exists();
     }
 
     @Test

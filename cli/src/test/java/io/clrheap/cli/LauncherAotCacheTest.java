@@ -128,6 +128,29 @@ class LauncherAotCacheTest {
     }
 
     @Test
+    void launchersStartedTogetherTrainOnceAndAllRun() throws Exception {
+        java.util.List<Process> started = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ProcessBuilder pb = new ProcessBuilder(root.resolve("clrheap").toString(), "run" + i);
+            pb.environment().remove("CLRHEAP_AOT");
+            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            pb.environment().put("TMPDIR", root.toString());
+            started.add(pb.redirectOutput(root.resolve("out" + i).toFile()).redirectError(root.resolve("err" + i).toFile()).start());
+        }
+        int trainings = 0;
+        for (int i = 0; i < started.size(); i++) {
+            assertThat(started.get(i).waitFor(120, TimeUnit.SECONDS)).as("launcher " + i + " finished").isTrue();
+            assertThat(started.get(i).exitValue()).isZero();
+            assertThat(Files.readString(root.resolve("out" + i))).startsWith("main run" + i + " aot=");
+            String err = Files.readString(root.resolve("err" + i));
+            assertThat(err).doesNotContain("could not");
+            trainings += err.contains(CREATING) ? 1 : 0;
+        }
+        assertThat(trainings).as("launchers that trained").isEqualTo(1);
+        assertThat(launch("after")).isEqualTo(new Run(0, "main after aot=yes\n", ""));
+    }
+
+    @Test
     void offWithClrheapAot0() throws Exception {
         assertThat(launch(Map.of("CLRHEAP_AOT", "0"), "x")).isEqualTo(new Run(0, "main x aot=no\n", ""));
         assertThat(cache).doesNotExist();

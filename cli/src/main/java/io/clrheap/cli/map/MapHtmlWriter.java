@@ -27,12 +27,12 @@ import java.util.Map;
  * The same map gives the same bytes. The file is written beside its destination and moved over it, so a reader never
  * sees half a page.
  *
- * <p>The JSON ({@code format} {@code clrheap-map}, {@code version} 1): {@code types} (the legend: name, mt, count,
+ * <p>The JSON ({@code format} {@code clrheap-map}, {@code version} 2): {@code types} (the legend: name, mt, count,
  * bytes, colour, free), and {@code regions} in address order, each with its bounds as hex strings, its allocation
  * contexts and buckets as offsets from {@code mem}, buckets as {@code [objects, type, bytes, type, bytes, ...]}
  * (type -1: the rest), and, when kept, {@code detail}: its objects as {@code [gap, size, type, ...]} where gap is the distance
  * from where the previous object's step ends (max(align(size), minimum object size)) — 0 for most objects, which keeps
- * a million objects in a few MB. Version 2 adds the {@link MapLayout}: {@code layout} (the bars' scale, the address
+ * a million objects in a few MB. Version 2 (version 1 had no layout) adds the {@link MapLayout}: {@code layout} (the bars' scale, the address
  * strip's width, range and breaks) and per region {@code barBytes}, {@code width} (its bar, in pixels) and
  * {@code stripX}, {@code stripWidth} (its mark on the address strip).
  */
