@@ -95,6 +95,13 @@ class LauncherAotCacheTest {
 
         Run second = launch("--version");
         assertThat(second).isEqualTo(new Run(0, "main --version aot=yes\n", ""));
+        // the JVM can use it: with -XX:AOTMode=on a cache it cannot use is an error, not silently ignored
+        Process strict = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
+                "-XX:AOTCache=" + cache, "-XX:AOTMode=on", "-jar", jar.toString(), "strict").redirectErrorStream(true).start();
+        String strictOut = new String(strict.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(strict.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(strict.exitValue()).as(strictOut).isZero();
+        assertThat(strictOut).contains("main strict aot=yes");
         assertThat(Files.getLastModifiedTime(cache)).isEqualTo(made);
         try (var leftovers = Files.list(root)) {
             assertThat(leftovers.filter(f -> f.getFileName().toString().startsWith("clrheap-aot."))).as("the training's folder, removed").isEmpty();
