@@ -152,6 +152,7 @@ public record ExternalWalker(List<String> command, long timeoutSeconds) {
      */
     static List<String> endTree(Process p, Map<Long, ProcessHandle> seen, String mark) throws InterruptedException {
         List<String> ended = new ArrayList<>();
+        java.util.Set<Long> reported = new java.util.HashSet<>();
         for (int round = 0; round < 3; round++) {
             Map<Long, ProcessHandle> alive = new LinkedHashMap<>();
             if (p.isAlive()) {
@@ -163,9 +164,10 @@ public record ExternalWalker(List<String> command, long timeoutSeconds) {
             if (alive.isEmpty() && !p.isAlive()) {
                 break;
             }
-            if (round == 0) {
-                alive.values().forEach(h -> ended.add("pid " + h.pid() + h.info().commandLine().map(c -> ": " + WalkerOutput.quote(c, 120)).orElse("")));
-            }
+            // every round reports what it ends: a process caught in execve shows no environment for a moment, so a
+            // later round may be the first to find it by its mark
+            alive.values().stream().filter(h -> reported.add(h.pid()))
+                    .forEach(h -> ended.add("pid " + h.pid() + h.info().commandLine().map(c -> ": " + WalkerOutput.quote(c, 120)).orElse("")));
             List<ProcessHandle> all = new ArrayList<>(alive.values());
             all.add(p.toHandle());
             all.forEach(ProcessHandle::destroy);
