@@ -140,11 +140,11 @@ final class GenerateCommand implements Callable<Integer> {
         if (checkDac != null && !written.contains(FixtureFormat.ELF) && !written.contains(FixtureFormat.BUNDLE)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac needs an ELF core or a bundle (--format elf or bundle)");
         }
-        long builds = selection.fixtures().stream().map(Scenario::runtime).distinct().count();
-        if (checkDac != null && !checkDac.isEmpty() && builds > 1) {
+        long runtimesInBatch = selection.fixtures().stream().map(Scenario::runtime).distinct().count();
+        if (checkDac != null && !checkDac.isEmpty() && runtimesInBatch > 1) {
             // a DAC reads one runtime build: given to every runtime of the batch it would fail the others as disagreements
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac " + checkDac + " is one runtime's DAC, and the batch has "
-                    + builds + " runtimes: give one --runtime with it, or --check-dac alone to find each runtime's DAC");
+                    + runtimesInBatch + " runtimes: give one --runtime with it, or --check-dac alone to find each runtime's DAC");
         }
         return new FixtureBatch(written, out, force, checkDac, quiet).run(selection.fixtures(), stdout, err);
     }

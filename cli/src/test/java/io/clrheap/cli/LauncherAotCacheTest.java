@@ -158,6 +158,30 @@ class LauncherAotCacheTest {
     }
 
     @Test
+    void aLauncherStoppedMidTrainingLeavesNothingBehind() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(root.resolve("clrheap").toString(), "x");
+        pb.environment().remove("CLRHEAP_AOT");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("TMPDIR", root.toString());
+        pb.environment().put("CLRHEAP_TEST_SLOW_TRAINING", "1");
+        Path err = root.resolve("err-stopped");
+        Process p = pb.redirectOutput(root.resolve("out-stopped").toFile()).redirectError(err.toFile()).start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!Files.readString(err).contains(CREATING) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        p.destroy(); // SIGTERM to the launcher, as a kill or a CI timeout sends it
+
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(130);
+        assertThat(cache).doesNotExist();
+        try (var target = Files.list(jar.getParent()); var tmp = Files.list(root)) {
+            assertThat(target.map(f -> f.getFileName().toString())).as("cli/target").noneMatch(n -> n.contains(".tmp"));
+            assertThat(tmp.map(f -> f.getFileName().toString())).as("the temporary folder").noneMatch(n -> n.startsWith("clrheap-aot."));
+        }
+    }
+
+    @Test
     void offWithClrheapAot0() throws Exception {
         assertThat(launch(Map.of("CLRHEAP_AOT", "0"), "x")).isEqualTo(new Run(0, "main x aot=no\n", ""));
         assertThat(cache).doesNotExist();

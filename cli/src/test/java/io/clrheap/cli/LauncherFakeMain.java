@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The main class of the small jar {@link LauncherAotCacheTest} puts where the launcher looks for the CLI's jar: prints
  * its arguments and whether the JVM was given the start-up cache. {@code aot-training} (the launcher's training run)
- * loads a few classes, or fails when the environment has {@code CLRHEAP_TEST_FAIL_TRAINING}.
+ * loads a few classes, or fails when the environment has {@code CLRHEAP_TEST_FAIL_TRAINING}, or first sleeps 3 s with
+ * {@code CLRHEAP_TEST_SLOW_TRAINING}.
  */
 public final class LauncherFakeMain {
 
@@ -18,6 +19,13 @@ public final class LauncherFakeMain {
             if (System.getenv("CLRHEAP_TEST_FAIL_TRAINING") != null) {
                 System.err.println("training fails, as asked");
                 System.exit(1);
+            }
+            if (System.getenv("CLRHEAP_TEST_SLOW_TRAINING") != null) {
+                try {
+                    Thread.sleep(3000); // long enough for the test to stop the launcher mid-training
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
             ConcurrentHashMap<String, Integer> m = new ConcurrentHashMap<>();
             for (int i = 0; i < 1000; i++) {

@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -152,7 +154,7 @@ public record ExternalWalker(List<String> command, long timeoutSeconds) {
      */
     static List<String> endTree(Process p, Map<Long, ProcessHandle> seen, String mark) throws InterruptedException {
         List<String> ended = new ArrayList<>();
-        java.util.Set<Long> reported = new java.util.HashSet<>();
+        Set<Long> reported = new HashSet<>();
         for (int round = 0; round < 3; round++) {
             Map<Long, ProcessHandle> alive = new LinkedHashMap<>();
             if (p.isAlive()) {

@@ -32,16 +32,24 @@ public final class CorpusIndex {
      * @throws IOException when it cannot be read, or its header or a line is wrong (the message names the file and line)
      */
     public static List<IndexRow> read(Path file) throws IOException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        return parse(Files.readAllLines(file, StandardCharsets.UTF_8), file.toString());
+    }
+
+    /**
+     * The rows of an index's {@code lines}, read from {@code source} (named in messages).
+     *
+     * @throws IOException when its header or a line is wrong (the message names the source and line)
+     */
+    static List<IndexRow> parse(List<String> lines, String source) throws IOException {
         if (lines.isEmpty() || !lines.getFirst().equals(IndexRow.HEADER)) {
-            throw new IOException(file + ": line 1 is not the header '" + IndexRow.HEADER.replace("\t", "\\t") + "'");
+            throw new IOException(source + ": line 1 is not the header '" + IndexRow.HEADER.replace("\t", "\\t") + "'");
         }
         List<IndexRow> rows = new ArrayList<>();
         for (int i = 1; i < lines.size(); i++) {
             try {
                 rows.add(IndexRow.parse(lines.get(i)));
             } catch (IllegalArgumentException e) {
-                throw new IOException(file + ": line " + (i + 1) + ": " + e.getMessage(), e);
+                throw new IOException(source + ": line " + (i + 1) + ": " + e.getMessage(), e);
             }
         }
         return rows;

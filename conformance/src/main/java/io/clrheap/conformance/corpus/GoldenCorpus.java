@@ -493,7 +493,8 @@ public final class GoldenCorpus {
         }
     }
 
-    private static void writeAtomically(Path file, byte[] content) throws IOException {
+    /** Writes {@code file} beside itself and moves it over the old one: a reader sees the old bytes or the new ones. */
+    static void writeAtomically(Path file, byte[] content) throws IOException {
         Path partial = Files.createTempFile(file.toAbsolutePath().getParent(), "." + file.getFileName() + ".", ".partial");
         try {
             Files.write(partial, content);

@@ -4,11 +4,9 @@ import io.clrheap.conformance.FixtureGlob;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -98,7 +96,8 @@ public final class GoldenCorpusCache {
      */
     public Path prepare(FixtureGlob glob, Listener listener) throws IOException {
         Path dir = dir();
-        List<IndexRow> rows = parse(releasedIndex);
+        List<IndexRow> rows = CorpusIndex.parse(new String(releasedIndex, StandardCharsets.UTF_8).lines().toList(),
+                "the released corpus.tsv (" + RELEASED_INDEX + ")");
         List<IndexRow> taken = new ArrayList<>();
         for (IndexRow row : rows) {
             if (glob.matches(GoldenCorpus.idOf(row))) {
@@ -121,7 +120,7 @@ public final class GoldenCorpusCache {
         }
         Path index = dir.resolve(CorpusIndex.NAME);
         if (!Files.isRegularFile(index, LinkOption.NOFOLLOW_LINKS) || !Arrays.equals(Files.readAllBytes(index), releasedIndex)) {
-            writeAtomically(index, releasedIndex);
+            GoldenCorpus.writeAtomically(index, releasedIndex);
         }
         return dir;
     }
@@ -149,36 +148,6 @@ public final class GoldenCorpusCache {
             return new GoldenFixture(id.substring(0, slash), id.substring(slash + 1));
         } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
             throw new IOException("the released corpus.tsv names '" + row.path() + "', which is no <runtime>-<gc>/NAME.clrheap.tar.xz", e);
-        }
-    }
-
-    private static List<IndexRow> parse(byte[] index) throws IOException {
-        String[] lines = new String(index, StandardCharsets.UTF_8).split("\n");
-        if (lines.length == 0 || !lines[0].equals(IndexRow.HEADER)) {
-            throw new IOException("the released corpus.tsv (" + RELEASED_INDEX + ") does not start with its header");
-        }
-        List<IndexRow> rows = new ArrayList<>();
-        for (int i = 1; i < lines.length; i++) {
-            try {
-                rows.add(IndexRow.parse(lines[i]));
-            } catch (IllegalArgumentException e) {
-                throw new IOException("the released corpus.tsv, line " + (i + 1) + ": " + e.getMessage(), e);
-            }
-        }
-        return rows;
-    }
-
-    private static void writeAtomically(Path file, byte[] content) throws IOException {
-        Path partial = Files.createTempFile(file.getParent(), ".corpus-", ".partial");
-        try {
-            Files.write(partial, content);
-            try {
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(partial);
         }
     }
 
