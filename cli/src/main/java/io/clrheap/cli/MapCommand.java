@@ -125,7 +125,7 @@ final class MapCommand implements Callable<Integer> {
         String what = session.name();
         DiscoveredHeap heap = session.heap();
         if (!quiet) {
-            err.printf(Locale.ROOT, "%s: %s (identified by %s), %d heap%s, %d regions%n", what, target.describe(), target.versionSource(),
+            err.printf(Locale.ROOT, "%s: %s (%s), %d heap%s, %d regions%n", what, target.describe(), target.identification(),
                     heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s", heap.regionsByAddress().size());
         }
         WalkRules rules = WalkRules.of(target.layout());

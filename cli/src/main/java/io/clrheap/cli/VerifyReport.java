@@ -56,9 +56,13 @@ final class VerifyReport {
                     pj.put("read", p.cause().describe());
                 }
             }
+            // what the layout got wrong and the walk read right from what the runtime publishes: not a problem of the heap
+            ArrayNode notes = root.putArray("profileNotes");
+            heap.profileNotes().forEach(p -> notes.add(p.describe()));
             WalkCommand.printJson(out, root);
         } else {
             all.problems().forEach(p -> out.println(p.describe()));
+            heap.profileNotes().forEach(p -> out.println("note (the layout is to fix, not the heap): " + p.describe()));
             out.printf("%,d objects walked, %,d problem%s%n", all.objects(), all.total(), all.total() == 1 ? "" : "s");
         }
         return all.total() == 0 ? 0 : 1;

@@ -240,9 +240,12 @@ final class WalkCommand implements Callable<Integer> {
         DiscoveredHeap heap = session.heap();
         String what = session.name();
         if (!quiet) {
-            err.printf("%s: %s (identified by %s), %d heap%s, %d regions, runtime module at 0x%x%n", what,
-                    target.describe(), target.versionSource(), heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s",
+            err.printf("%s: %s (%s), %d heap%s, %d regions, runtime module at 0x%x%n", what,
+                    target.describe(), target.identification(), heap.heaps().size(), heap.heaps().size() == 1 ? "" : "s",
                     heap.regionsByAddress().size(), target.module().base());
+            // the runtime published another offset than the layout's: the published one was used; the layout is at fault
+            heap.profileNotes().forEach(p -> err.printf("clrheap: note: the layout (%s) is to fix, not the heap: %s%n",
+                    target.layoutSource(), p.describe()));
         }
         HeapWalker walker = session.walker();
         // a live process is read into fresh copies: no mapped pages to give back (and looking for them would read it all again)

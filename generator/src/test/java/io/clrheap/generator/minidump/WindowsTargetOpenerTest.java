@@ -60,10 +60,10 @@ class WindowsTargetOpenerTest {
     void dotNet8IsIdentifiedByDotNetRuntimeInfo() throws Exception {
         Target target = open(windows(RuntimeVersion.NET8));
         assertThat(target.version()).isEqualTo("8.0.30");
-        assertThat(target.versionSource()).isEqualTo("DotNetRuntimeInfo");
+        assertThat(target.versionSource()).startsWith("DotNetRuntimeInfo at 0x");
         assertThat(target.module().dacTableLength()).isEqualTo(157);
         assertThat(target.module().symbolsFrom()).contains("PE exports");
-        assertThat(target.describe()).isEqualTo(".NET 8.0.30, server GC, coreclr.dll");
+        assertThat(target.describe()).isEqualTo(".NET 8.0.30 (8.0.3026.36720), server GC, coreclr.dll");
     }
 
     @Test

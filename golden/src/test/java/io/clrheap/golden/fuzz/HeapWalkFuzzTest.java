@@ -132,7 +132,7 @@ class HeapWalkFuzzTest {
             // the patched memory. The opener's own checks of mutated bytes are the ELF, minidump and bundle targets'.
             if (input.patches().size() % 3 != 0) {
                 Target t = f.clean();
-                return WalkAfterOpen.walk(() -> new Target(memory, t.module(), t.build(), t.version(), t.versionSource(), t.layout(), t.views()));
+                return WalkAfterOpen.walk(() -> new Target(memory, t.module(), t.build(), t.version(), t.versionSource(), t.layout(), t.views(), t.identity(), t.layoutSource()));
             }
             return WalkAfterOpen.walk(() -> new TargetOpener(WalkAfterOpen.PROFILES).open(memory, f.core().mappedFiles(), Optional.empty()));
         }

@@ -23,6 +23,11 @@ public final class PatchedMemory implements Memory {
         return this;
     }
 
+    public PatchedMemory putByte(long address, byte value) {
+        patches.put(address, value);
+        return this;
+    }
+
     public PatchedMemory putInt(long address, int value) {
         for (int i = 0; i < 4; i++) {
             patches.put(address + i, (byte) (value >>> (8 * i)));

@@ -105,16 +105,30 @@ public final class ProfileLoader {
         return load(version.moniker(), gc);
     }
 
+    /**
+     * The layout of one build of {@code version}: the version's profile, then what the build's file records for
+     * {@code gc} (fields it moves); {@link RuntimeLayout#primaryBuild()} is that build.
+     *
+     * @throws ProfileException when the version has no such build
+     */
+    public RuntimeLayout load(RuntimeVersion version, GcFlavor gc, String build) {
+        return load(version.moniker(), gc, build);
+    }
+
     /** Resolves and validates profile {@code name} for flavour {@code gc}. */
     public RuntimeLayout load(String name, GcFlavor gc) {
+        return load(name, gc, null);
+    }
+
+    private RuntimeLayout load(String name, GcFlavor gc, String build) {
         if (resolved == null) {
-            return resolve(name, gc);
+            return resolve(name, gc, build);
         }
-        String key = name + "#" + gc.id();
+        String key = name + "#" + gc.id() + (build == null ? "" : "@" + build);
         RuntimeLayout layout = resolved.get(key);
         if (layout == null) {
             // resolved outside the map's lock (a concurrent first load resolves it twice; the first one stored wins)
-            RuntimeLayout fresh = resolve(name, gc);
+            RuntimeLayout fresh = resolve(name, gc, build);
             layout = resolved.putIfAbsent(key, fresh);
             if (layout == null) {
                 layout = fresh;
@@ -123,11 +137,88 @@ public final class ProfileLoader {
         return layout;
     }
 
-    private RuntimeLayout resolve(String name, GcFlavor gc) {
+    private RuntimeLayout resolve(String name, GcFlavor gc, String build) {
         Draft draft = new Draft();
         List<String> chain = new ArrayList<>();
         applyWithBaselines(name, gc, draft, chain, new ArrayList<>());
-        return draft.build(String.join(" + ", chain), gc);
+        for (BuildFile file : buildFiles(draft.os == null ? "linux" : draft.os, draft.arch == null ? "x64" : draft.arch)) {
+            if (file.runtime().equals(draft.runtime)) {
+                draft.addBuildFile(file, gc, file.version().equals(build));
+                if (file.version().equals(build)) {
+                    chain.add(file.name() + "#" + gc.id());
+                }
+            }
+        }
+        return draft.build(String.join(" + ", chain), gc, build);
+    }
+
+    /** A build file ({@code builds/OS-ARCH-VERSION.json}): one build's identity, g_dacTable and moved fields. */
+    private record BuildFile(String name, String version, String runtime, ObjectNode root) {
+    }
+
+    private static final Set<String> BUILD_FILE_KEYS = Set.of("?", "build", "sources", "dacTableLength", "dacTable", "variants", "checks");
+    private static final String BUILD_INDEX = "builds/index";
+
+    /**
+     * The build files of {@code os-arch} that {@code builds/index.json} lists ({@code {"linux-x64": ["9.0.7", …]}}); none
+     * when the source has no index (a custom loader).
+     */
+    private List<BuildFile> buildFiles(String os, String arch) {
+        String platform = os + "-" + arch;
+        ObjectNode index = document(BUILD_INDEX, true);
+        if (index == null) {
+            return List.of();
+        }
+        JsonNode versions = index.get(platform);
+        if (versions == null) {
+            return List.of();
+        }
+        if (!versions.isArray()) {
+            throw new ProfileException(BUILD_INDEX + ".json", null, null, "'" + platform + "' must be an array of versions");
+        }
+        List<BuildFile> files = new ArrayList<>();
+        for (JsonNode v : versions) {
+            String name = "builds/" + platform + "-" + v.asText();
+            String file = name + ".json";
+            ObjectNode root = document(name, false);
+            for (var it = root.fieldNames(); it.hasNext(); ) {
+                String key = it.next();
+                if (!BUILD_FILE_KEYS.contains(key)) {
+                    throw new ProfileException(file, null, null, "unknown top-level key '" + key + "' (known: " + new java.util.TreeSet<>(BUILD_FILE_KEYS) + ")");
+                }
+            }
+            JsonNode build = root.path("build");
+            String version = build.path("version").asText("");
+            String runtime = build.path("runtime").asText("");
+            if (!version.equals(v.asText())) {
+                throw new ProfileException(file, "build", "version", "is '" + version + "', the index lists it as " + v.asText());
+            }
+            if (!build.path("os").asText("").equals(os) || !build.path("arch").asText("").equals(arch)) {
+                throw new ProfileException(file, "build", "os", "is not " + platform + ", as its name says");
+            }
+            files.add(new BuildFile(file, version, runtime, root));
+        }
+        return files;
+    }
+
+    /** A document by name, parsed once per built-in loader; null when {@code optional} and the source lacks it. */
+    private ObjectNode document(String name, boolean optional) {
+        ObjectNode root = documents == null ? null : documents.get(name);
+        if (root != null) {
+            return root;
+        }
+        Optional<String> text = source.read(name);
+        if (text.isEmpty()) {
+            if (optional) {
+                return null;
+            }
+            throw new ProfileException(name + ".json", null, null, "no such profile");
+        }
+        root = parse(name + ".json", text.get());
+        if (documents != null) {
+            documents.put(name, root);
+        }
+        return root;
     }
 
     private void applyWithBaselines(String name, GcFlavor gc, Draft draft, List<String> chain, List<String> visiting) {
@@ -139,14 +230,7 @@ public final class ProfileLoader {
             throw new ProfileException(file, null, null, "baseline chain is deeper than " + MAX_BASELINE_DEPTH + ": " + visiting);
         }
         visiting.add(name);
-        ObjectNode root = documents == null ? null : documents.get(name);
-        if (root == null) {
-            root = parse(file, source.read(name).orElseThrow(
-                    () -> new ProfileException(file, null, null, "no such profile")));
-            if (documents != null) {
-                documents.put(name, root);
-            }
-        }
+        ObjectNode root = document(name, false);
         for (var it = root.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!TOP_LEVEL_KEYS.contains(key)) {
@@ -229,6 +313,39 @@ public final class ProfileLoader {
         final LinkedHashMap<String, Entry> dacTable = new LinkedHashMap<>();
         final LinkedHashMap<String, Entry> dacFieldOrder = new LinkedHashMap<>();
         Entry builds;
+        /** The build files of this runtime, in index order. */
+        final List<BuildFile> buildFiles = new ArrayList<>();
+
+        /** Adds a build file's build; {@code selected}: its layer for {@code gc} applies too. */
+        void addBuildFile(BuildFile file, GcFlavor gc, boolean selected) {
+            mergeEntries(file.root().get("sources"), sources, file.name(), "sources");
+            buildFiles.add(file);
+            if (!selected) {
+                return;
+            }
+            JsonNode variants = file.root().get("variants");
+            if (variants == null) {
+                return;
+            }
+            if (!variants.isObject()) {
+                throw new ProfileException(file.name(), null, null, "'variants' must be an object keyed by server / workstation");
+            }
+            JsonNode variant = variants.get(gc.id());
+            if (variant == null) {
+                return;
+            }
+            String origin = file.name() + "#" + gc.id();
+            if (!variant.isObject()) {
+                throw new ProfileException(origin, null, null, "a variant must be an object");
+            }
+            for (var it = variant.fieldNames(); it.hasNext(); ) {
+                String key = it.next();
+                if (!VARIANT_KEYS.contains(key)) {
+                    throw new ProfileException(origin, null, null, "key '" + key + "' cannot be set per variant (allowed: " + new java.util.TreeSet<>(VARIANT_KEYS) + ")");
+                }
+            }
+            apply((ObjectNode) variant, origin, false);
+        }
 
         void apply(ObjectNode layer, String origin, boolean wholeFile) {
             if (wholeFile) {
@@ -316,7 +433,7 @@ public final class ProfileLoader {
             }
         }
 
-        RuntimeLayout build(String profileName, GcFlavor gc) {
+        RuntimeLayout build(String profileName, GcFlavor gc, String selectedBuild) {
             String file = profileName;
             if (runtime == null) {
                 throw new ProfileException(file, null, null, "clrheap.runtime is not set by any layer");
@@ -382,8 +499,16 @@ public final class ProfileLoader {
                 fieldOrder.put(name, List.copyOf(names));
             });
 
+            List<RuntimeBuild> buildList = buildList(resolver, file);
+            if (selectedBuild != null) {
+                RuntimeBuild selected = buildList.stream().filter(b -> b.version().equals(selectedBuild)).findFirst()
+                        .orElseThrow(() -> new ProfileException(file, "builds", selectedBuild, "no such build of " + runtime + " (known: "
+                                + String.join(", ", buildList.stream().map(RuntimeBuild::version).toList()) + ")"));
+                buildList.remove(selected);
+                buildList.addFirst(selected);
+            }
             return new RuntimeLayout(version, gc, orDefault(os, "linux"), orDefault(arch, "x64"), profileName,
-                    buildList(resolver, file), resolved, constantMap, globalMap, contractMap, fieldOrder, citations);
+                    buildList, resolved, constantMap, globalMap, contractMap, fieldOrder, citations);
         }
 
         private static String orDefault(String value, String fallback) {
@@ -413,19 +538,64 @@ public final class ProfileLoader {
                     mergeEntries(b.get("dacTable"), overrides, origin, "builds." + version + ".dacTable");
                     entries.putAll(dacEntries(overrides, resolver));
                 }
-                Map<Integer, String> byIndex = new java.util.HashMap<>();
-                for (DacTable.DacTableEntry e : entries.values()) {
-                    String other = byIndex.put(e.index(), e.name());
-                    if (other != null) {
-                        throw new ProfileException(origin, "dacTable", e.name(), "index " + e.index() + " is also " + other + " in build " + version);
-                    }
-                    if (e.index() >= n) {
-                        throw new ProfileException(origin, "dacTable", e.name(), "index " + e.index() + " is beyond the table length " + n + " of build " + version);
+                list.add(new RuntimeBuild(version, b.path("fileVersion").asText(""), b.path("commit").asText(""),
+                        checkedTable(version, n, entries, origin), resolver.provenance(length, 1, origin, "builds", version), ""));
+            }
+            // the builds of build files: a file for a build the profile lists replaces it in place; the others follow, newest first
+            List<RuntimeBuild> fromFiles = new ArrayList<>();
+            for (BuildFile f : buildFiles) {
+                RuntimeBuild b = fileBuild(f, resolver);
+                int at = -1;
+                for (int i = 0; i < list.size(); i++) {
+                    if (list.get(i).version().equals(b.version())) {
+                        at = i;
                     }
                 }
-                list.add(new RuntimeBuild(version, new DacTable((int) n, entries), resolver.provenance(length, 1, origin, "builds", version)));
+                if (at >= 0) {
+                    list.set(at, b);
+                } else {
+                    fromFiles.add(b);
+                }
             }
+            fromFiles.sort((x, y) -> io.clrheap.layout.BuildIdentity.compareVersions(y.version(), x.version()));
+            list.addAll(fromFiles);
             return list;
+        }
+
+        private RuntimeBuild fileBuild(BuildFile f, Resolver resolver) {
+            JsonNode build = f.root().path("build");
+            JsonNode length = f.root().get("dacTableLength");
+            if (length == null || !length.isArray() || length.size() < 3) {
+                throw new ProfileException(f.name(), null, "dacTableLength", "must be [length, certainty, source(, note)]");
+            }
+            long n = resolver.number(length.get(0), f.name(), null, "dacTableLength", "length");
+            if (n < 1 || n > MAX_DAC_TABLE_LENGTH) {
+                throw new ProfileException(f.name(), null, "dacTableLength", n + " is outside 1.." + MAX_DAC_TABLE_LENGTH);
+            }
+            LinkedHashMap<String, Entry> table = new LinkedHashMap<>();
+            mergeEntries(f.root().get("dacTable"), table, f.name(), "dacTable");
+            Map<String, DacTable.DacTableEntry> entries = dacEntries(table, resolver);
+            for (String required : dacTable.keySet()) {
+                if (!entries.containsKey(required)) {
+                    throw new ProfileException(f.name(), "dacTable", required, "missing: the " + runtime + " profile names it, so the walk reads it");
+                }
+            }
+            return new RuntimeBuild(f.version(), build.path("fileVersion").asText(""), build.path("commit").asText(""),
+                    checkedTable(f.version(), n, entries, f.name()), resolver.provenance(length, 1, f.name(), null, "dacTableLength"), f.name());
+        }
+
+        private static DacTable checkedTable(String version, long n, Map<String, DacTable.DacTableEntry> entries, String origin) {
+            Map<Integer, String> byIndex = new java.util.HashMap<>();
+            for (DacTable.DacTableEntry e : entries.values()) {
+                String other = byIndex.put(e.index(), e.name());
+                if (other != null) {
+                    throw new ProfileException(origin, "dacTable", e.name(), "index " + e.index() + " is also " + other + " in build " + version);
+                }
+                if (e.index() >= n) {
+                    throw new ProfileException(origin, "dacTable", e.name(), "index " + e.index() + " is beyond the table length " + n + " of build " + version);
+                }
+            }
+            return new DacTable((int) n, entries);
         }
 
         private static Map<String, DacTable.DacTableEntry> dacEntries(Map<String, Entry> entries, Resolver resolver) {
@@ -479,7 +649,8 @@ public final class ProfileLoader {
             for (FieldLayout f : fields) {
                 if (previous != null && f.offset() < previous.end()) {
                     throw new ProfileException(originOf(draft, f), name, f.name(), String.format(
-                            "overlaps field '%s' (0x%x..0x%x) at offset 0x%x", previous.name(), previous.offset(), previous.end(), f.offset()));
+                            "overlaps field '%s' (0x%x..0x%x, from %s) at offset 0x%x", previous.name(), previous.offset(), previous.end(),
+                            originOf(draft, previous), f.offset()));
                 }
                 if (size.isPresent() && f.end() > size.getAsLong()) {
                     throw new ProfileException(originOf(draft, f), name, f.name(), String.format(

@@ -68,7 +68,7 @@ public final class HeapDiscovery {
         } catch (MissingMemoryException e) { // a dump whose GcDacVars bytes were not captured (found by fuzzing)
             chase.problem(ProblemKind.UNREADABLE_STRUCTURE, vars, "", "GcDacVars cannot be read (" + e.getMessage() + "); no heap is walked",
                     chase.failedRead());
-            return new DiscoveredHeap(layout.gc(), List.of(), List.of(), freeMt, false, chase.problems());
+            return DiscoveredHeap.of(layout.gc(), List.of(), List.of(), freeMt, false, chase.problems());
         }
         boolean gcInProgress = gcInProgress(chase, vars);
         long generationArray = chase.read(chase.field("GcDacVars", "generation_field_offsets"), vars);
@@ -102,7 +102,7 @@ public final class HeapDiscovery {
         }
         found.addAll(new ThreadContexts(chase, contexts).read());
         found.add(globalContext(chase, contexts));
-        return new DiscoveredHeap(layout.gc(), heaps, found.stream().filter(contexts::plausible).toList(), freeMt, gcInProgress, chase.problems());
+        return DiscoveredHeap.of(layout.gc(), heaps, found.stream().filter(contexts::plausible).toList(), freeMt, gcInProgress, chase.problems());
     }
 
     /** {@code *gc_structures_invalid_cnt != 0}: the dump was taken during a GC (reported). */

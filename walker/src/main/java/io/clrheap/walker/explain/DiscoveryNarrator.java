@@ -85,7 +85,9 @@ public final class DiscoveryNarrator {
         s.note("path %s", m.path());
         s.note(exports.pe() ? "the module whose PE export directory exports g_dacTable (symbols: %s)"
                 : "the mapped file (its file-offset-0 mapping) whose dynamic symbols export g_dacTable (symbols: %s)", m.symbolsFrom());
-        s.note("the build: .NET %s, identified by %s; %s GC (g_heap_type, below)", target.version(), target.versionSource(), target.gc().id());
+        s.note("the build: .NET %s, identified by %s; %s GC (g_heap_type, below)", target.identity().map(io.clrheap.layout.BuildIdentity::describe)
+                .orElse(target.version()), target.versionSource(), target.gc().id());
+        s.note("the layout: %s", target.layoutSource());
         s.note("profile %s", layout.profileName());
         sections.add(s.build());
         Optional<DynamicSymbol> info = exports.find("DotNetRuntimeInfo");

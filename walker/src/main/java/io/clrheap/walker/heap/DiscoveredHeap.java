@@ -14,15 +14,33 @@ import java.util.List;
  * @param contexts         every allocation context found (threads', each heap's gen0, the global one)
  * @param freeMethodTable  {@code *g_pFreeObjectMethodTable}
  * @param gcInProgress     {@code gc_structures_invalid_cnt != 0}: the dump was taken during a GC
- * @param problems         what discovery could not read or found inconsistent
+ * @param problems         what discovery could not read or found inconsistent in the heap
+ * @param profileNotes     where the layout clrheap chose disagrees with what the runtime publishes (an offset of
+ *                         {@code gc_heap_field_offsets}): the published fact was used, so the heap is not at fault; the
+ *                         profile is, and these say what to fix ({@link ProblemKind#OFFSET_MISMATCH})
  */
 public record DiscoveredHeap(GcFlavor gc, List<SubHeap> heaps, List<AllocContextInfo> contexts, long freeMethodTable,
-                             boolean gcInProgress, List<Problem> problems) {
+                             boolean gcInProgress, List<Problem> problems, List<Problem> profileNotes) {
 
     public DiscoveredHeap {
         heaps = List.copyOf(heaps);
         contexts = List.copyOf(contexts);
         problems = List.copyOf(problems);
+        profileNotes = List.copyOf(profileNotes);
+    }
+
+    /** A heap whose layout agreed with everything the runtime publishes. */
+    public DiscoveredHeap(GcFlavor gc, List<SubHeap> heaps, List<AllocContextInfo> contexts, long freeMethodTable,
+                          boolean gcInProgress, List<Problem> problems) {
+        this(gc, heaps, contexts, freeMethodTable, gcInProgress, problems, List.of());
+    }
+
+    /** Discovery's findings, the profile's disagreements ({@link ProblemKind#OFFSET_MISMATCH}) apart from the heap's problems. */
+    public static DiscoveredHeap of(GcFlavor gc, List<SubHeap> heaps, List<AllocContextInfo> contexts, long freeMethodTable,
+                                    boolean gcInProgress, List<Problem> found) {
+        return new DiscoveredHeap(gc, heaps, contexts, freeMethodTable, gcInProgress,
+                found.stream().filter(p -> p.kind() != ProblemKind.OFFSET_MISMATCH).toList(),
+                found.stream().filter(p -> p.kind() == ProblemKind.OFFSET_MISMATCH).toList());
     }
 
     /** Every region of every heap, in address order (the order walks and reports use). */

@@ -16,8 +16,12 @@ public enum ProblemKind {
     BAD_REGION_BOUNDS("bad region bounds"),
     /** An allocation context whose alloc_ptr lies above alloc_limit, or on objects: it is ignored. */
     BAD_ALLOC_CONTEXT("bad allocation context"),
-    /** An offset the runtime publishes differs from the profile: the published one is used. */
-    OFFSET_MISMATCH("published offset differs from profile"),
+    /**
+     * An offset the runtime publishes differs from the layout clrheap chose: the published one is used. A fact of the
+     * profile to fix, not of the heap: discovery keeps it apart ({@link DiscoveredHeap#profileNotes()}), and a walk
+     * that meets it is not failed for it.
+     */
+    OFFSET_MISMATCH("profile differs from the published offset"),
     /** The thread list does not end or cannot be read: threads after that point are not seen. */
     BAD_THREAD_LIST("bad thread list"),
     /** The dump was taken while a GC ran: the heap may not be walkable. */

@@ -13,13 +13,18 @@ import io.clrheap.memory.Memory;
  * @param memory        the process memory
  * @param module        the runtime module
  * @param build         the identified build (its {@code g_dacTable} indexes)
- * @param version       the exact version, e.g. {@code 8.0.30}
+ * @param version       the exact version, e.g. {@code 8.0.30}; when the dump does not say, the known builds it may be
+ *                      ({@code 9.0.1, 9.0.5, 9.0.7 or 9.0.11})
  * @param versionSource how the version was identified
  * @param layout        the profile for this version and the dump's GC flavour
  * @param views         typed views bound to {@code layout}
+ * @param identity      the build as the dump says it is (version, file version, commit), or empty when it does not say
+ * @param layoutSource  how the layout was chosen, e.g. {@code the profile of 9.0.7}, or {@code the layout of 9.0.11 …,
+ *                      validated on the dump: 12 checks}
  */
 public record Target(Memory memory, RuntimeModule module, RuntimeBuild build, String version, String versionSource,
-                     RuntimeLayout layout, ViewFactory views) {
+                     RuntimeLayout layout, ViewFactory views, java.util.Optional<io.clrheap.layout.BuildIdentity> identity,
+                     String layoutSource) {
 
     public GcFlavor gc() {
         return layout.gc();
@@ -41,8 +46,13 @@ public record Target(Memory memory, RuntimeModule module, RuntimeBuild build, St
         return memory.readPointer(globalAddress(name));
     }
 
-    /** e.g. {@code .NET 8.0.30, server GC, Sarif.Multitool}. */
+    /** e.g. {@code .NET 8.0.30 (8.0.3026.36720, commit a83db3e0eb2d), server GC, Sarif.Multitool}. */
     public String describe() {
-        return ".NET " + version + ", " + gc().id() + " GC, " + module.fileName();
+        return ".NET " + identity.map(io.clrheap.layout.BuildIdentity::describe).orElse(version) + ", " + gc().id() + " GC, " + module.fileName();
+    }
+
+    /** e.g. {@code identified by the @(#)Version string of libcoreclr.so at 0x7f…; layout: the profile of 9.0.7}. */
+    public String identification() {
+        return "identified by " + versionSource + "; layout: " + layoutSource;
     }
 }

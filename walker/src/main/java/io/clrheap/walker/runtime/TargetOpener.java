@@ -66,8 +66,10 @@ public final class TargetOpener {
             Located located = locateRuntimeModule(memory, files, moduleFile);
             RuntimeModule module = located.module();
             ModuleExports exports = name -> located.symbols().lookup(name).map(DynamicSymbol::address);
-            Identified id = identify(memory, module, exports);
-            return finish(memory, module, id, exports);
+            Optional<IdentityReader.Found> identity = IdentityReader.read(memory, module, Optional.of(located.symbols()), exports, profiles);
+            BuildChooser.Choice choice = new BuildChooser(profiles).choose(identity, java.util.OptionalInt.of(module.dacTableLength()),
+                    Optional.empty(), module.fileName());
+            return finish(memory, module, choice, exports);
         } catch (java.io.UncheckedIOException e) {
             // a symbol table that is there but corrupt (ElfDynamicSymbols wraps its ModuleFormatException)
             if (e.getCause() instanceof io.clrheap.walker.symbols.ModuleFormatException bad) {
@@ -106,17 +108,26 @@ public final class TargetOpener {
     public Target openWindows(Memory memory, List<MinidumpModule> modules) throws TargetException {
         LocatedPe located = locatePeModule(memory, modules);
         ModuleExports exports = name -> located.exports().getOrDefault(name, Optional.empty());
-        Identified id = identifyWithoutTableLength(memory, located.module(), exports);
+        Optional<IdentityReader.Found> identity = IdentityReader.runtimeInfo(memory, exports, profiles);
+        Optional<Map<String, Long>> contracts = identity.isPresent() ? Optional.empty() : descriptorContracts(memory, exports);
+        BuildChooser.Choice choice = new BuildChooser(profiles).choose(identity, java.util.OptionalInt.empty(), contracts, located.module().fileName());
         RuntimeModule module = new RuntimeModule(located.module().name(), located.module().base(), located.dacTable(),
-                id.build().dacTable().length(), "dump memory (PE exports)");
-        return finish(memory, module, id, exports);
+                choice.build().dacTable().length(), "dump memory (PE exports)");
+        return finish(memory, module, choice, exports);
     }
 
-    private Target finish(Memory memory, RuntimeModule module, Identified id, ModuleExports exports) throws TargetException {
-        GcFlavor gc = heapType(memory, module, id.build());
-        RuntimeLayout layout = profiles.load(id.version(), gc);
-        Target target = new Target(memory, module, id.build(), id.versionText(), id.source(), layout, new ViewFactory(layout));
-        new TargetValidation(target, exports).check();
+    private Target finish(Memory memory, RuntimeModule module, BuildChooser.Choice choice, ModuleExports exports) throws TargetException {
+        GcFlavor gc = heapType(memory, module, choice.build());
+        RuntimeLayout layout = profiles.load(choice.version(), gc, choice.build().version());
+        String layoutSource = choice.layoutSource();
+        Target target = new Target(memory, module, choice.build(), choice.versionText(), choice.versionSource(), layout,
+                new ViewFactory(layout), choice.identity(), layoutSource);
+        int checks = new TargetValidation(target, exports).check();
+        if (choice.nearest()) {
+            // another build's layout: said so, with what validated it
+            target = new Target(memory, module, choice.build(), choice.versionText(), choice.versionSource(), layout,
+                    target.views(), choice.identity(), layoutSource + ", validated on the dump: " + checks + " checks");
+        }
         return target;
     }
 
@@ -284,119 +295,6 @@ public final class TargetOpener {
             throw new TargetException(TargetException.Kind.NOT_A_RUNTIME, "--module " + file
                     + " does not match the dump: " + e.getMessage(), e);
         }
-    }
-
-    private record Identified(RuntimeVersion version, String versionText, RuntimeBuild build, String source) {
-    }
-
-    /** The exact build: DotNetRuntimeInfo's RuntimeVersion when exported, else the g_dacTable length (docs/reference/discovery.md section 3). */
-    private Identified identify(Memory memory, RuntimeModule module, ModuleExports exports) throws TargetException {
-        Optional<String> fromInfo = runtimeInfoVersion(memory, exports);
-        List<String> known = new ArrayList<>();
-        List<Identified> matches = new ArrayList<>();
-        for (RuntimeVersion v : RuntimeVersion.values()) {
-            RuntimeLayout layout = profiles.load(v, GcFlavor.WORKSTATION);
-            for (RuntimeBuild b : layout.builds()) {
-                known.add(b.version() + " (" + b.dacTable().length() + " entries)");
-                if (b.dacTable().length() == module.dacTableLength()
-                        && (fromInfo.isEmpty() || fromInfo.get().equals(b.version()))) {
-                    matches.add(new Identified(v, b.version(), b, fromInfo.isPresent() ? "DotNetRuntimeInfo" : "g_dacTable length"));
-                }
-            }
-        }
-        // without DotNetRuntimeInfo, builds that share the table length are told apart only if their layouts differ:
-        // 10.0.9 and 10.0.11 have the same table and profile, so either serves (the newest known is named)
-        boolean sameLayout = !matches.isEmpty() && matches.stream().allMatch(m -> m.version() == matches.get(0).version()
-                && m.build().dacTable().equals(matches.get(0).build().dacTable()));
-        if (matches.isEmpty() || !sameLayout) {
-            String found = fromInfo.map(s -> "runtime " + s).orElse("a runtime without DotNetRuntimeInfo");
-            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
-                    "unsupported build: %s with a g_dacTable of %d entries in %s; clrheap has profiles for %s",
-                    found, module.dacTableLength(), module.fileName(), String.join(", ", known)));
-        }
-        if (matches.size() == 1) {
-            return matches.get(0);
-        }
-        String versions = String.join(" or ", matches.stream().map(Identified::versionText).toList());
-        Identified first = matches.get(0);
-        return new Identified(first.version(), versions, first.build(), "g_dacTable length (builds of the same layout)");
-    }
-
-    /** {@code major.minor.patch} from DotNetRuntimeInfo.RuntimeVersion (file version build number / 100 = patch). */
-    private Optional<String> runtimeInfoVersion(Memory memory, ModuleExports exports) {
-        Optional<Long> sym;
-        try {
-            sym = exports.address(RUNTIME_INFO);
-        } catch (MissingMemoryException e) {
-            return Optional.empty();
-        }
-        if (sym.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            long a = sym.get();
-            if (!java.util.Arrays.equals(memory.readBytes(a, RUNTIME_INFO_SIGNATURE.length), RUNTIME_INFO_SIGNATURE)) {
-                return Optional.empty();
-            }
-            // layout-independent of the version's profile: DotNetRuntimeInfo is the same in every build (baseline)
-            DotNetRuntimeInfo info = new ViewFactory(profiles.load(RuntimeVersion.NET8, GcFlavor.WORKSTATION))
-                    .view(DotNetRuntimeInfo.class, memory, a);
-            if (info.version() < 2) {
-                return Optional.empty();
-            }
-            return Optional.of(info.runtimeVersion(0) + "." + info.runtimeVersion(1) + "." + info.runtimeVersion(2) / 100);
-        } catch (MissingMemoryException e) {
-            return Optional.empty();
-        }
-    }
-
-    /**
-     * The exact build of a module whose g_dacTable has no recorded length (a PE export): by DotNetRuntimeInfo, else by
-     * the contracts of its contract descriptor; see {@link #openWindows}.
-     */
-    private Identified identifyWithoutTableLength(Memory memory, MinidumpModule module, ModuleExports exports) throws TargetException {
-        Optional<String> fromInfo = runtimeInfoVersion(memory, exports);
-        Optional<Map<String, Long>> contracts = fromInfo.isPresent() ? Optional.empty() : descriptorContracts(memory, exports);
-        List<String> known = new ArrayList<>();
-        List<Identified> matches = new ArrayList<>();
-        for (RuntimeVersion v : RuntimeVersion.values()) {
-            RuntimeLayout layout = profiles.load(v, GcFlavor.WORKSTATION);
-            for (RuntimeBuild b : layout.builds()) {
-                known.add(b.version());
-                boolean match = fromInfo.isPresent() ? fromInfo.get().equals(b.version())
-                        : contracts.isPresent() && !layout.contracts().isEmpty() && contracts.get().equals(widen(layout.contracts()));
-                if (match) {
-                    matches.add(new Identified(v, b.version(), b, fromInfo.isPresent() ? "DotNetRuntimeInfo" : "contract descriptor's contracts"));
-                }
-            }
-        }
-        if (fromInfo.isEmpty() && contracts.isEmpty()) {
-            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
-                    "cannot identify the build of %s: it exports neither DotNetRuntimeInfo nor a readable %s, and a PE export "
-                            + "has no size to take g_dacTable's length from; clrheap has profiles for %s",
-                    module.fileName(), CONTRACT_DESCRIPTOR, String.join(", ", known)));
-        }
-        boolean sameLayout = !matches.isEmpty() && matches.stream().allMatch(m -> m.version() == matches.get(0).version()
-                && m.build().dacTable().equals(matches.get(0).build().dacTable()));
-        if (!sameLayout) {
-            String found = fromInfo.map(s -> "runtime " + s).orElse("a runtime whose contract descriptor declares " + contracts.get());
-            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
-                    "unsupported build: %s in %s; clrheap has profiles for %s%s", found, module.fileName(), String.join(", ", known),
-                    matches.isEmpty() ? "" : " (the matching builds " + String.join(", ", matches.stream().map(Identified::versionText).toList())
-                            + " differ in g_dacTable, which a PE export's missing size cannot tell apart)"));
-        }
-        if (matches.size() == 1) {
-            return matches.get(0);
-        }
-        Identified first = matches.get(0);
-        return new Identified(first.version(), String.join(" or ", matches.stream().map(Identified::versionText).toList()), first.build(),
-                first.source() + " (builds of the same layout)");
-    }
-
-    private static Map<String, Long> widen(Map<String, Integer> contracts) {
-        Map<String, Long> wide = new java.util.TreeMap<>();
-        contracts.forEach((k, v) -> wide.put(k, v.longValue()));
-        return wide;
     }
 
     /** The contracts (name → version) of the module's contract descriptor, when it is exported and readable. */

@@ -38,12 +38,21 @@ final class TargetValidation {
         this.layout = target.layout();
     }
 
-    void check() throws TargetException {
+    /** The facts compared so far (each offset, index or constant the dump confirmed). */
+    private int checks;
+
+    /**
+     * Checks every fact; returns how many were compared.
+     *
+     * @throws TargetException (UNSUPPORTED_BUILD) naming the first fact the dump contradicts
+     */
+    int check() throws TargetException {
         try {
             freeMethodTable();
             gcDacVars();
             threadList();
             contractDescriptor();
+            return checks;
         } catch (MissingMemoryException e) {
             throw new TargetException(TargetException.Kind.INCONSISTENT, "the dump lacks a structure discovery needs ("
                     + target.describe() + "): " + e.getMessage(), e);
@@ -51,8 +60,9 @@ final class TargetValidation {
     }
 
     private TargetException refuse(String why) {
-        return new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, "the " + layout.describe() + " profile (build "
-                + target.version() + ", identified by " + target.versionSource() + ") does not fit this dump: " + why);
+        return new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, "the " + layout.describe() + " layout ("
+                + target.layoutSource() + "; the dump's build " + target.version() + ", identified by " + target.versionSource()
+                + ") does not fit this dump: " + why);
     }
 
     private void freeMethodTable() throws TargetException {
@@ -63,6 +73,7 @@ final class TargetValidation {
             throw refuse(String.format("the free-object MethodTable at 0x%x has flags 0x%x and BaseSize %d (expected 0x%x, %d)",
                     address, flags, mt.baseSize(), layout.constant("free_object.mt_flags"), layout.constant("free_object.base_size")));
         }
+        checks += 2; // g_pFreeObjectMethodTable's index, and the MethodTable's flags and BaseSize offsets
     }
 
     private void gcDacVars() throws TargetException {
@@ -77,6 +88,7 @@ final class TargetValidation {
             throw refuse(String.format("GcDacVars at 0x%x says generation_size %d and %d generations (profile: %d and %d)",
                     address, vars.generationSize(), vars.totalGenerationCount(), stride, layout.constant("generation.count")));
         }
+        checks += 3; // g_gcDacGlobals' index and major version, the generation stride, the generation count
     }
 
     private void threadList() throws TargetException {
@@ -103,6 +115,7 @@ final class TargetValidation {
             link = thread.linkNext();
             walked++;
         }
+        checks++; // ThreadStore::s_pThreadStore's index, the list's head and Thread.LinkNext: the list ends within ThreadCount
     }
 
     private void contractDescriptor() throws TargetException {
@@ -155,6 +168,7 @@ final class TargetValidation {
                     throw refuse(String.format("its contract descriptor puts %s.%s at 0x%x, the profile's %s.%s at 0x%x",
                             pair[0], f.getKey(), offset, structure, field, profile));
                 }
+                checks++;
             }
         }
         // globals the descriptor reaches through pointer_data must be the variables g_dacTable lists
@@ -172,6 +186,7 @@ final class TargetValidation {
                     throw refuse(String.format("its contract descriptor's %s global is 0x%x, g_dacTable's %s is 0x%x",
                             g[0], fromDescriptor, g[1], fromTable));
                 }
+                checks++;
             }
         }
     }

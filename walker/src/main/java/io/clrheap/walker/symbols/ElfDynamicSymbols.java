@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -37,6 +38,22 @@ public final class ElfDynamicSymbols {
     private final long strtab;
     private final long strsz;
     private final SymbolHashTable hashTable;
+    private List<ElfLoad> loads = List.of();
+
+    /** The process addresses of the module's writable PT_LOAD bytes ({@code p_filesz}): where its initialised .data lies. */
+    public List<AddressRange> writableData() {
+        List<AddressRange> ranges = new java.util.ArrayList<>();
+        for (ElfLoad load : loads) {
+            if (load.writable() && load.filesz() > 0) {
+                ranges.add(new AddressRange(image.bias() + load.vaddr(), load.filesz()));
+            }
+        }
+        return ranges;
+    }
+
+    /** A range of process addresses. */
+    public record AddressRange(long start, long length) {
+    }
 
     private ElfDynamicSymbols(ImageBytes image, long symtab, long strtab, long strsz, SymbolHashTable hashTable) {
         this.image = image;
@@ -130,7 +147,9 @@ public final class ElfDynamicSymbols {
             step.location = image.atDynamicPointer(dynamic.hash(), "DT_HASH");
             table = SysvHashTable.read(image, step.location);
         }
-        return new ElfDynamicSymbols(image, symtab, strtab, dynamic.strsz(), table);
+        ElfDynamicSymbols symbols = new ElfDynamicSymbols(image, symtab, strtab, dynamic.strsz(), table);
+        symbols.loads = headers.loads();
+        return symbols;
     }
 
     /**

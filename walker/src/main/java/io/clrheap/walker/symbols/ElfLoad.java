@@ -2,8 +2,15 @@ package io.clrheap.walker.symbols;
 
 import java.util.List;
 
-/** A {@code PT_LOAD} of a module: {@code p_vaddr}, {@code p_offset}, {@code p_filesz}, {@code p_memsz}. */
-record ElfLoad(long vaddr, long offset, long filesz, long memsz) {
+/** A {@code PT_LOAD} of a module: {@code p_vaddr}, {@code p_offset}, {@code p_filesz}, {@code p_memsz}, {@code p_flags}. */
+record ElfLoad(long vaddr, long offset, long filesz, long memsz, int flags) {
+
+    /** {@code PF_W}: the segment is writable (the module's .data lies in one). */
+    static final int PF_W = 2;
+
+    boolean writable() {
+        return (flags & PF_W) != 0;
+    }
 
     /** True when the link-time range {@code [address, address + length)} is in this segment's file bytes. */
     boolean holdsInFile(long address, long length) {

@@ -59,7 +59,7 @@ record ModuleHeaders(List<ElfLoad> loads, long dynamicAddress, long dynamicSize)
             long ph = table + (long) i * PHDR_SIZE;
             long ptype = image.u32(ph);
             if (ptype == PT_LOAD) {
-                loads.add(new ElfLoad(image.u64(ph + 16), image.u64(ph + 8), image.u64(ph + 32), image.u64(ph + 40)));
+                loads.add(new ElfLoad(image.u64(ph + 16), image.u64(ph + 8), image.u64(ph + 32), image.u64(ph + 40), (int) image.u32(ph + 4)));
             } else if (ptype == PT_DYNAMIC && dynamicAddress == -1) {
                 dynamicAddress = image.u64(ph + 16);
                 dynamicSize = image.u64(ph + 32);
