@@ -21,7 +21,7 @@ final class VerifyReport {
     }
 
     static int run(PrintWriter out, boolean json, HandleTableWalker handles, HeapWalker walker, DiscoveredHeap heap, TypeNames names,
-                   int parallel) throws InterruptedException {
+                   int parallel, io.clrheap.walker.runtime.Target target) throws InterruptedException {
         ProblemCollector all = new ProblemCollector();
         heap.problems().forEach(all::problem);
         // the handle tables too: a handle is a root, and a chain of their segments can loop like a region list
@@ -43,6 +43,7 @@ final class VerifyReport {
         names.metadataProblems(methodTables.build().sorted()).forEach(all::problem);
         if (json) {
             ObjectNode root = JsonNodeFactory.instance.objectNode();
+            root.set("runtime", RuntimeJson.of(target));
             root.put("objects", all.objects());
             root.put("problems", all.total());
             ArrayNode list = root.putArray("list");

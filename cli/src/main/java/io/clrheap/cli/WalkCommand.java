@@ -235,8 +235,12 @@ final class WalkCommand implements Callable<Integer> {
     /** The walk's progress bar, ended before the walk's summary line is printed. */
     private Progress progress = Progress.NONE;
 
+    /** The runtime object of the JSON reports of this walk. */
+    private ObjectNode runtime;
+
     private int walk(PrintWriter out, PrintWriter err, DumpSession session, TypeNames typeNames) throws IOException, InterruptedException {
         Target target = session.target();
+        runtime = RuntimeJson.of(target);
         DiscoveredHeap heap = session.heap();
         String what = session.name();
         if (!quiet) {
@@ -356,6 +360,7 @@ final class WalkCommand implements Callable<Integer> {
             SosEeHeap r = session.eeHeap();
             if (json) {
                 ObjectNode root = r.json();
+                root.set("runtime", RuntimeJson.of(session.target()));
                 ArrayNode problems = root.putArray("problems");
                 heap.problems().forEach(p -> problems.add(p.describe()));
                 printJson(out, root);
@@ -383,7 +388,7 @@ final class WalkCommand implements Callable<Integer> {
             return 0;
         }
         if (report.verify) {
-            return VerifyReport.run(out, json, session.handleTables(), walker, heap, typeNames, parallel);
+            return VerifyReport.run(out, json, session.handleTables(), walker, heap, typeNames, parallel, session.target());
         }
         return stat(out, err, walker, heap, typeNames, filter);
     }
@@ -441,6 +446,9 @@ final class WalkCommand implements Callable<Integer> {
         }
         if (json) {
             ObjectNode root = stat.toJson(names, heap.freeMethodTable());
+            if (runtime != null) {
+                root.set("runtime", runtime);
+            }
             // problems: what discovery found wrong, described; problemCount: those and every problem the walk met
             ArrayNode described = root.putArray("problems");
             heap.problems().forEach(p -> described.add(p.describe()));
