@@ -170,10 +170,10 @@ public final class DacLocator {
             return found.get();
         }
         if (dacs.isEmpty()) {
-            throw new DacException("--dac " + p + ": no " + FILE_NAME + " in it (nor in its subfolders, " + MAX_DEPTH + " levels deep)"
+            throw new DacException(p + ": no " + FILE_NAME + " in it (nor in its subfolders, " + MAX_DEPTH + " levels deep)"
                     + (looked.isEmpty() ? "" : "; " + String.join(", ", looked)));
         }
-        throw new DacException("--dac " + p + " holds no DAC of .NET " + build + ", the dump's runtime; it holds: "
+        throw new DacException(p + " holds no DAC of .NET " + build + ", the dump's runtime; it holds: "
                 + String.join(", ", seen.stream().map(s -> s.build().map(b -> ".NET " + b + " at " + s.path())
                         .orElse(s.path() + " (" + s.problem() + ")")).toList())
                 + ". A DAC reads only dumps of its own build: give the " + FILE_NAME + " of .NET " + build.version());
