@@ -43,9 +43,7 @@ final class DacCheck {
             Target target = opened.target();
             DacEngine engine;
             try {
-                DacLocator.Located located = new DacLocator(System.getenv()).locate(Optional.ofNullable(dac), target.version(), target.module().path());
-                engine = DacEngine.open(located.path());
-                engine.requireBuildOf(target);
+                engine = new DacLocator(System.getenv()).engineFor(Optional.ofNullable(dac), target);
             } catch (DacException e) {
                 return new Outcome(false, false, e.getMessage());
             }

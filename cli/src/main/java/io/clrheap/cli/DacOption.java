@@ -13,21 +13,19 @@ import picocli.CommandLine.Option;
 final class DacOption {
 
     @Option(names = "--dac", paramLabel = "PATH",
-            description = "Microsoft's DAC (libmscordaccore.so, or the runtime folder holding it) of the dump's runtime build. "
-                    + "Without it: $CLRHEAP_DAC, the folder of the runtime module the dump names, "
+            description = "Microsoft's DAC (libmscordaccore.so) of the dump's runtime build, or a folder holding it (a runtime "
+                    + "folder, or DACs of several builds, e.g. one folder per build: the one of the dump's build is chosen by its version "
+                    + "string). Without it: $CLRHEAP_DAC (the same), the folder of the runtime module the dump names, "
                     + "$DOTNET_ROOT/shared/Microsoft.NETCore.App/VERSION/, ~/.dotnet, /usr/share/dotnet, /usr/lib/dotnet. Never downloaded.")
     Path dac;
 
-    /** The DAC for {@code target}'s build, located and checked. */
+    /** The DAC of {@code target}'s exact build, located and checked. */
     DacEngine engineFor(Target target) throws DacException, IOException {
-        DacLocator.Located located = new DacLocator(System.getenv()).locate(Optional.ofNullable(dac), target.version(), target.module().path());
-        DacEngine engine = DacEngine.open(located.path());
-        engine.requireBuildOf(target);
-        return engine;
+        return new DacLocator(System.getenv()).engineFor(Optional.ofNullable(dac), target);
     }
 
     /** Where the DAC was found, for a note. */
     static String describe(DacEngine engine) {
-        return "DAC " + engine.build() + " at " + engine.path();
+        return "DAC " + engine.build() + " at " + engine.path() + " (" + engine.how() + ")";
     }
 }

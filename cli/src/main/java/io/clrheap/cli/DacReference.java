@@ -38,8 +38,7 @@ final class DacReference {
     static Fixture fixture(Path dump, Path dac, Path work) throws IOException, InterruptedException, DacException, TargetException {
         try (DumpSession opened = Dumps.open(dump)) {
             Target target = opened.target();
-            DacLocator.Located located = new DacLocator(System.getenv()).locate(Optional.ofNullable(dac), target.version(), target.module().path());
-            DacEngine engine = DacEngine.open(located.path());
+            DacEngine engine = new DacLocator(System.getenv()).engineFor(Optional.ofNullable(dac), target);
             AddressOrderedObjects objects = new AddressOrderedObjects();
             FirstSeenStat stat = new FirstSeenStat();
             DacHeap heap = engine.walk(dump, target, DacWalkKind.SOS, (address, mt, size, region) -> {

@@ -53,7 +53,7 @@ final class DemoCommand implements Callable<Integer> {
     Path out = Path.of("clrheap-out");
 
     @Option(names = "--dac", paramLabel = "PATH",
-            description = "Microsoft's DAC (libmscordaccore.so, or its folder) to check the ELF core with too; without it one is looked "
+            description = "Microsoft's DAC (libmscordaccore.so, or a folder holding it or the DACs of several builds) to check the ELF core with too; without it one is looked "
                     + "for as walk --engine dac does, and the check is skipped, saying so, when there is none for the build.")
     Path dac;
 

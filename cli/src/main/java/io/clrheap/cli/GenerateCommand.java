@@ -93,7 +93,8 @@ final class GenerateCommand implements Callable<Integer> {
 
     @Option(names = "--check-dac", arity = "0..1", paramLabel = "DAC", fallbackValue = "",
             description = "After writing each fixture, walk its ELF core and bundle with Microsoft's DAC (libmscordaccore.so of the "
-                    + "scenario's runtime build, or the folder holding it; without a value found as walk --engine dac finds it), "
+                    + "scenario's runtime build, or a folder holding it or the DACs of several builds, the fixture's chosen by its "
+                    + "version string; without a value found as walk --engine dac finds it), "
                     + "both ways (SOS's ISOSDacInterface path and the DAC's own heap walker), and fail unless both equal the answer key.")
     String checkDac;
 
@@ -141,10 +142,12 @@ final class GenerateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac needs an ELF core or a bundle (--format elf or bundle)");
         }
         long runtimesInBatch = selection.fixtures().stream().map(Scenario::runtime).distinct().count();
-        if (checkDac != null && !checkDac.isEmpty() && runtimesInBatch > 1) {
+        if (checkDac != null && !checkDac.isEmpty() && runtimesInBatch > 1 && !Files.isDirectory(Path.of(checkDac))) {
             // a DAC reads one runtime build: given to every runtime of the batch it would fail the others as disagreements
+            // (a folder may hold the DACs of several builds: each fixture's is chosen by its version string)
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac " + checkDac + " is one runtime's DAC, and the batch has "
-                    + runtimesInBatch + " runtimes: give one --runtime with it, or --check-dac alone to find each runtime's DAC");
+                    + runtimesInBatch + " runtimes: give one --runtime with it, a folder holding the DAC of each runtime's build, "
+                    + "or --check-dac alone to find each runtime's DAC");
         }
         return new FixtureBatch(written, out, force, checkDac, quiet).run(selection.fixtures(), stdout, err);
     }

@@ -14,8 +14,9 @@ import io.clrheap.dac.walk.DacWalkKind;
  * it can make of a dump, each run in a child process ({@link DacHostProcess}).
  *
  * <pre>{@code
- * DacEngine dac = DacEngine.open(Path.of("libmscordaccore.so"));
- * dac.requireBuildOf(target);                                  // refuses a DAC of another build
+ * DacEngine dac = new DacLocator(System.getenv()).engineFor(Optional.empty(), target); // the DAC of the dump's build
+ * DacEngine mine = DacEngine.open(Path.of("libmscordaccore.so"));
+ * mine.requireBuild(DumpBuild.of(target));                     // refuses a DAC of another build
  * DacHeap heap = dac.walk(dumpFile, target, DacWalkKind.SOS, (address, mt, size, region) -> ...);
  * }</pre>
  */
@@ -27,10 +28,12 @@ public final class DacEngine {
 
     private final Path path;
     private final DacBuild build;
+    private final String how;
 
-    private DacEngine(Path path, DacBuild build) {
+    private DacEngine(Path path, DacBuild build, String how) {
         this.path = path;
         this.build = build;
+        this.how = how;
     }
 
     /** The exports that make a library a DAC (the runtime module itself carries the same version string). */
@@ -41,6 +44,11 @@ public final class DacEngine {
      * string, and its ELF dynamic symbols, which must export the DAC's entry points.
      */
     public static DacEngine open(Path path) throws DacException, IOException {
+        return open(path, "given");
+    }
+
+    /** As {@link #open(Path)}, saying how the DAC was found ({@link DacLocator.Located#how()}). */
+    public static DacEngine open(Path path, String how) throws DacException, IOException {
         DacBuild build = DacBuild.of(path).orElseThrow(() -> new DacException(path
                 + " has no @(#)Version string: not a DAC (libmscordaccore.so) of a .NET runtime"));
         ElfDynamicSymbols symbols;
@@ -55,7 +63,7 @@ public final class DacEngine {
                         + (path.getFileName().toString().startsWith("libcoreclr") ? "; the DAC lies beside libcoreclr.so" : ""));
             }
         }
-        return new DacEngine(path, build);
+        return new DacEngine(path, build, how);
     }
 
     public Path path() {
@@ -66,12 +74,20 @@ public final class DacEngine {
         return build;
     }
 
-    /** Refuses a DAC of another build than the dump's runtime, naming both. */
+    /** How the DAC was found: {@code --dac}, {@code $CLRHEAP_DAC}, {@code beside the dump's runtime module}, ... */
+    public String how() {
+        return how;
+    }
+
+    /** Refuses a DAC of another build than the dump's runtime ({@link DumpBuild#of(Target)}), naming both. */
     public void requireBuildOf(Target target) throws DacException {
-        if (!build.runtimeVersion().equals(target.version())) {
-            throw new DacException("the DAC " + path + " is .NET " + build + ", the dump's runtime is .NET " + target.version()
-                    + " (" + target.module().fileName() + "): a DAC reads only dumps of its own build; use the "
-                    + "libmscordaccore.so of .NET " + target.version());
+        requireBuild(DumpBuild.of(target));
+    }
+
+    /** Refuses a DAC of another build than {@code dump}, naming both. */
+    public void requireBuild(DumpBuild dump) throws DacException {
+        if (!dump.matches(build)) {
+            throw new DacException(DacLocator.mismatch(path, build, dump));
         }
     }
 
@@ -84,7 +100,16 @@ public final class DacEngine {
      */
     public DacHeap walk(Path dump, Target target, DacWalkKind kind, DacObjectSink objects, Duration timeout)
             throws DacException, IOException, InterruptedException {
-        requireBuildOf(target);
+        return walk(dump, target, DumpBuild.of(target), kind, objects, timeout);
+    }
+
+    /**
+     * As {@link #walk(Path, Target, DacWalkKind, DacObjectSink, Duration)} for a dump whose build the caller knows
+     * better than {@code target} does (a test that started the process of a known build).
+     */
+    public DacHeap walk(Path dump, Target target, DumpBuild build, DacWalkKind kind, DacObjectSink objects, Duration timeout)
+            throws DacException, IOException, InterruptedException {
+        requireBuild(build);
         DacHeap heap = new DacHeap(objects);
         DacHostProcess.run(new DacHostProcess.Request(path, dump, target.module().base(), target.module().fileName(), kind, MAX_OBJECTS, timeout), heap);
         return heap;
@@ -97,7 +122,13 @@ public final class DacEngine {
      */
     public DacHeap walkProcess(int pid, Target target, DacWalkKind kind, DacObjectSink objects, Duration timeout)
             throws DacException, IOException, InterruptedException {
-        return walk(Path.of(io.clrheap.dac.host.DacHost.PID_PREFIX + pid), target, kind, objects, timeout);
+        return walkProcess(pid, target, DumpBuild.of(target), kind, objects, timeout);
+    }
+
+    /** As {@link #walkProcess(int, Target, DacWalkKind, DacObjectSink, Duration)} for a process of a build the caller knows. */
+    public DacHeap walkProcess(int pid, Target target, DumpBuild build, DacWalkKind kind, DacObjectSink objects, Duration timeout)
+            throws DacException, IOException, InterruptedException {
+        return walk(Path.of(io.clrheap.dac.host.DacHost.PID_PREFIX + pid), target, build, kind, objects, timeout);
     }
 
 }
