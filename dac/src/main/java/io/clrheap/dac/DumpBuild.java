@@ -36,11 +36,13 @@ public record DumpBuild(String version, String fileVersion, String commit) {
     }
 
     /**
-     * The build of {@code target}'s runtime: its version ({@link Target#version()}); the one place that reads what the
-     * target knows of its build, so that a target naming its file version and commit makes every DAC use exact.
+     * The build of {@code target}'s runtime: the identity the dump gives (version, file version and commit of its
+     * {@code @(#)Version} string, or DotNetRuntimeInfo's file version), else its version as identified
+     * ({@link Target#version()}); the one place every DAC use reads it.
      */
     public static DumpBuild of(Target target) {
-        return ofVersion(target.version());
+        return target.identity().map(id -> new DumpBuild(id.version(), id.fileVersion(), id.commit()))
+                .orElseGet(() -> ofVersion(target.version()));
     }
 
     /**
