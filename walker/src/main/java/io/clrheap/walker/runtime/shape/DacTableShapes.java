@@ -1,5 +1,9 @@
 package io.clrheap.walker.runtime.shape;
 
+import static io.clrheap.walker.runtime.shape.DacTableValidation.Status.FAILS;
+import static io.clrheap.walker.runtime.shape.DacTableValidation.Status.HOLDS;
+import static io.clrheap.walker.runtime.shape.DacTableValidation.Status.UNCHECKED;
+
 import io.clrheap.layout.Certainty;
 import io.clrheap.layout.RuntimeBuild;
 import io.clrheap.layout.RuntimeLayout;
@@ -458,27 +462,27 @@ public final class DacTableShapes {
                 continue;
             }
             if (i < 0 || i >= in.dacTableLength()) {
-                out.put(e, new DacTableValidation.EntryCheck(e, i, false, "beyond the table's " + in.dacTableLength() + " entries"));
+                out.put(e, new DacTableValidation.EntryCheck(e, i, FAILS, "beyond the table's " + in.dacTableLength() + " entries"));
                 continue;
             }
             Outcome o = test(e, i);
             if (!o.holds()) {
-                out.put(e, new DacTableValidation.EntryCheck(e, i, false, o.text()));
+                out.put(e, new DacTableValidation.EntryCheck(e, i, o.unanchored() ? UNCHECKED : FAILS, o.text()));
                 continue;
             }
             OptionalInt d = descriptorIndex(e);
             if (d.isPresent() && d.getAsInt() != i) {
-                out.put(e, new DacTableValidation.EntryCheck(e, i, false, String.format("%s, but the contract descriptor's %s global is g_dacTable[%d]",
+                out.put(e, new DacTableValidation.EntryCheck(e, i, FAILS, String.format("%s, but the contract descriptor's %s global is g_dacTable[%d]",
                         o.text(), e.descriptorGlobal().orElseThrow(), d.getAsInt())));
                 continue;
             }
             try {
                 place(e, i);
             } catch (Mismatch | MissingMemoryException x) {
-                out.put(e, new DacTableValidation.EntryCheck(e, i, false, x.getMessage()));
+                out.put(e, new DacTableValidation.EntryCheck(e, i, FAILS, x.getMessage()));
                 continue;
             }
-            out.put(e, new DacTableValidation.EntryCheck(e, i, true, o.text()));
+            out.put(e, new DacTableValidation.EntryCheck(e, i, HOLDS, o.text()));
         }
         // dacvars.h order: an entry placed before one that precedes it does not hold, even when its shape does
         DacEntry previous = null;
@@ -488,7 +492,7 @@ public final class DacTableShapes {
                 continue;
             }
             if (previous != null && c.holds() && given.get(e) <= given.get(previous)) {
-                out.put(e, new DacTableValidation.EntryCheck(e, c.index(), false, String.format("out of dacvars.h order: at %d, not after %s (%d)",
+                out.put(e, new DacTableValidation.EntryCheck(e, c.index(), FAILS, String.format("out of dacvars.h order: at %d, not after %s (%d)",
                         c.index(), previous.dacName(), given.get(previous))));
             }
             previous = e;
@@ -514,24 +518,31 @@ public final class DacTableShapes {
     // ------------------------------------------------------------------------------------------------ shapes
 
     /** A shape's verdict at one index: holds (strongly: the entry's own shape; weakly: only a plausible value), or why not. */
-    record Outcome(boolean holds, boolean strong, String text) {
+    record Outcome(boolean holds, boolean strong, boolean unanchored, String text) {
         static Outcome strong(String text) {
-            return new Outcome(true, true, text);
+            return new Outcome(true, true, false, text);
         }
 
         static Outcome weak(String text) {
-            return new Outcome(true, false, text);
+            return new Outcome(true, false, false, text);
         }
 
         static Outcome no(String text) {
-            return new Outcome(false, false, text);
+            return new Outcome(false, false, false, text);
         }
     }
 
     /** A shape that does not hold, with why; thrown inside a test, caught by {@link #test}. */
-    private static final class Mismatch extends RuntimeException {
+    private static class Mismatch extends RuntimeException {
         Mismatch(String message) {
             super(message, null, false, false);
+        }
+    }
+
+    /** A shape that cannot be tested: it refers to another entry, which is not known. */
+    private static final class Unanchored extends Mismatch {
+        Unanchored(String message) {
+            super(message);
         }
     }
 
@@ -559,6 +570,8 @@ public final class DacTableShapes {
                 case MODULE_VTABLE -> moduleVtable(index);
                 case LOADED_IMAGE_LAYOUT_VTABLE -> loadedImageLayoutVtable(index);
             };
+        } catch (Unanchored m) {
+            return new Outcome(false, false, true, m.getMessage());
         } catch (Mismatch m) {
             return Outcome.no(m.getMessage());
         } catch (MissingMemoryException m) {
@@ -648,7 +661,7 @@ public final class DacTableShapes {
 
     private List<Long> threads(DacEntry who) {
         if (threads == null) {
-            throw new Mismatch(who.dacName() + "'s shape needs ThreadStore::s_pThreadStore's thread list, which is not known");
+            throw new Unanchored(who.dacName() + "'s shape needs ThreadStore::s_pThreadStore's thread list, which is not known");
         }
         return threads;
     }
@@ -749,7 +762,7 @@ public final class DacTableShapes {
             return regions;
         }
         if (gcDacVars == 0) {
-            throw new Mismatch("the GC regions are read through g_gcDacGlobals, which is not known");
+            throw new Unanchored("the GC regions are read through g_gcDacGlobals, which is not known");
         }
         long g = gcDacVars;
         long size = memory.readLong(g + layout.offset("GcDacVars", "generation_size"));
@@ -829,7 +842,7 @@ public final class DacTableShapes {
 
     private Outcome cardTable(int i) {
         if (lowest == 0 || highest == 0) {
-            throw new Mismatch("g_card_table's shape needs g_lowest_address and g_highest_address, which are not known");
+            throw new Unanchored("g_card_table's shape needs g_lowest_address and g_highest_address, which are not known");
         }
         long v = slot(i);
         long c = memory.readPointer(v);
@@ -946,7 +959,7 @@ public final class DacTableShapes {
                     v, objectIndex, mt.address(), mt.flags(), mt.parent()));
         }
         if (objectMt == 0) {
-            throw new Mismatch("g_pPredefinedArrayTypes's shape needs g_pObjectClass, which is not known");
+            throw new Unanchored("g_pPredefinedArrayTypes's shape needs g_pObjectClass, which is not known");
         }
         if (mt.perInstInfo() != objectMt) {
             throw new Mismatch(String.format("0x%x[0x%x] = array MethodTable 0x%x whose element type 0x%x is not System.Object's 0x%x",
@@ -960,7 +973,7 @@ public final class DacTableShapes {
         long v = slot(i);
         Mt mt = methodTable(memory.readPointer(v), String.format("*0x%x", v));
         if (objectMt == 0) {
-            throw new Mismatch("g_pArrayClass's shape needs g_pObjectClass, which is not known");
+            throw new Unanchored("g_pArrayClass's shape needs g_pObjectClass, which is not known");
         }
         if (mt.parent() != objectMt || componentSized(mt)) {
             throw new Mismatch(String.format("*0x%x = 0x%x: parent 0x%x, MTFlags 0x%08x (System.Array's: parent System.Object 0x%x, no component size)",
@@ -1001,7 +1014,7 @@ public final class DacTableShapes {
 
     private long objectModule(DacEntry who) {
         if (objectMt == 0) {
-            throw new Mismatch(who.dacName() + "'s shape needs g_pObjectClass, which is not known");
+            throw new Unanchored(who.dacName() + "'s shape needs g_pObjectClass, which is not known");
         }
         long module = memory.readPointer(objectMt + layout.offset("MethodTable", "Module"));
         requirePointer(module, String.format("System.Object's Module (MethodTable 0x%x + 0x%x)", objectMt, layout.offset("MethodTable", "Module")));
@@ -1019,18 +1032,38 @@ public final class DacTableShapes {
                 i, v, module, layout.offset("MethodTable", "Module"), in.moduleName()));
     }
 
+    /**
+     * LoadedImageLayout's vtable: the first word of CoreLib's loaded image layout where it is one of its own (a runtime
+     * that maps CoreLib from its file). In a single-file bundle CoreLib's loaded layout is its flat layout (a
+     * FlatImageLayout); vptr_list.h lists PEImageLayout, ConvertedImageLayout, LoadedImageLayout, FlatImageLayout in a
+     * row, so LoadedImageLayout's is then the entry right before the one FlatImageLayout's vtable is.
+     */
     private Outcome loadedImageLayoutVtable(int i) {
         long v = slot(i);
         long module = objectModule(DacEntry.LOADED_IMAGE_LAYOUT_VTABLE);
         long assembly = memory.readPointer(module + layout.offset("Module", "PEAssembly"));
         long image = memory.readPointer(assembly + layout.offset("PEAssembly", "PEImage"));
         long loaded = memory.readPointer(image + layout.offset("PEImage", "LoadedLayout"));
-        requirePointer(loaded, String.format("CoreLib's PEImage 0x%x LoadedLayout", image));
-        long vt = memory.readPointer(loaded);
-        if (v != vt || !in.inModule(vt)) {
-            throw new Mismatch(String.format("g_dacTable[%d] = 0x%x, not the vtable 0x%x of CoreLib's loaded layout 0x%x", i, v, vt, loaded));
+        long flat = memory.readPointer(image + layout.offset("PEImage", "FlatLayout"));
+        if (loaded != 0 && loaded != flat) {
+            long vt = memory.readPointer(loaded);
+            if (v != vt || !in.inModule(vt)) {
+                throw new Mismatch(String.format("g_dacTable[%d] = 0x%x, not the vtable 0x%x of CoreLib's loaded layout 0x%x", i, v, vt, loaded));
+            }
+            return Outcome.strong(String.format("g_dacTable[%d] = 0x%x, the first word of CoreLib's loaded image layout 0x%x (Module 0x%x -> PEAssembly -> PEImage "
+                    + "-> LoadedLayout, which is not its flat layout 0x%x)", i, v, loaded, module, flat));
         }
-        return Outcome.strong(String.format("g_dacTable[%d] = 0x%x, the first word of CoreLib's loaded image layout 0x%x (Module 0x%x -> PEAssembly -> PEImage -> LoadedLayout)",
-                i, v, loaded, module));
+        requirePointer(flat, String.format("CoreLib's PEImage 0x%x FlatLayout (its LoadedLayout is 0x%x)", image, loaded));
+        long flatVtable = memory.readPointer(flat);
+        if (i + 1 >= in.dacTableLength() || slot(i + 1) != flatVtable) {
+            throw new Mismatch(String.format("g_dacTable[%d] is not right before FlatImageLayout's vtable 0x%x (CoreLib's loaded layout is its flat layout 0x%x)",
+                    i, flatVtable, flat));
+        }
+        if (v == flatVtable || !in.inModule(v) || !in.inModule(memory.readPointer(v))) {
+            throw new Mismatch(String.format("g_dacTable[%d] = 0x%x, not another vtable in %s", i, v, in.moduleName()));
+        }
+        return Outcome.weak(String.format("g_dacTable[%d] = 0x%x, a vtable in %s right before FlatImageLayout's (g_dacTable[%d] = 0x%x, the first word of CoreLib's "
+                + "flat layout 0x%x, which is also its loaded layout: a single-file bundle); vptr_list.h has LoadedImageLayout right before FlatImageLayout",
+                i, v, in.moduleName(), i + 1, flatVtable, flat));
     }
 }
