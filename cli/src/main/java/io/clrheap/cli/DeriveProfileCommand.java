@@ -138,9 +138,10 @@ final class DeriveProfileCommand implements Callable<Integer> {
             cli.getOut().flush();
         } else {
             Path target = out.toAbsolutePath();
-            Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+            // written beside it and moved into place: a reader never sees half a file (and the file gets the umask's mode)
+            Path temporary = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
             try {
-                Files.writeString(temporary, json, StandardCharsets.UTF_8);
+                Files.writeString(temporary, json, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
                 Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(temporary);
