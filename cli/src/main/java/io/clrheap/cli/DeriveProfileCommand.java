@@ -250,12 +250,12 @@ final class DeriveProfileCommand implements Callable<Integer> {
 
         String json(boolean withUnresolved) {
             DerivedBuild b = inputs.get(0).build();
-            Json j = new Json();
+            BuildFileJson j = new BuildFileJson();
             String inputNames = String.join(", ", inputs.stream().map(Input::name).toList());
             j.open("{");
             j.field("?", "Derived by clrheap derive-profile " + version() + " from " + inputNames + "; do not edit by hand: run it again.");
-            j.raw("build", "{\"version\": " + Json.quote(version()) + ", \"fileVersion\": " + Json.quote(fileVersion()) + ", \"commit\": "
-                    + Json.quote(b.identity().commit()) + ",\n            \"runtime\": " + Json.quote(b.runtime().moniker())
+            j.raw("build", "{\"version\": " + BuildFileJson.quote(version()) + ", \"fileVersion\": " + BuildFileJson.quote(fileVersion()) + ", \"commit\": "
+                    + BuildFileJson.quote(b.identity().commit()) + ",\n            \"runtime\": " + BuildFileJson.quote(b.runtime().moniker())
                     + ", \"os\": \"linux\", \"arch\": \"x64\"}");
             StringBuilder what = new StringBuilder();
             for (Input i : inputs) {
@@ -268,9 +268,9 @@ final class DeriveProfileCommand implements Callable<Integer> {
             if (sourceText != null && !sourceText.isBlank()) {
                 what.append("; ").append(sourceText.strip());
             }
-            j.raw("sources", "{" + Json.quote(key()) + ": " + Json.quote("clrheap derive-profile of " + what) + "}");
-            j.raw("dacTableLength", "[" + tableLength() + ", \"dump\", " + Json.quote(key()) + ", "
-                    + Json.quote(String.format("st_size %d of g_dacTable in %s", tableLength() * 8L, b.located().module().fileName())) + "]");
+            j.raw("sources", "{" + BuildFileJson.quote(key()) + ": " + BuildFileJson.quote("clrheap derive-profile of " + what) + "}");
+            j.raw("dacTableLength", "[" + tableLength() + ", \"dump\", " + BuildFileJson.quote(key()) + ", "
+                    + BuildFileJson.quote(String.format("st_size %d of g_dacTable in %s", tableLength() * 8L, b.located().module().fileName())) + "]");
             // the table: each entry from the first input that found it, by index
             Map<DacEntry, EntryFinding> found = new java.util.EnumMap<>(DacEntry.class);
             for (Input i : inputs) {
@@ -279,8 +279,8 @@ final class DeriveProfileCommand implements Callable<Integer> {
             List<EntryFinding> byIndex = found.values().stream().sorted(java.util.Comparator.comparingInt(EntryFinding::index)).toList();
             j.openField("dacTable", "{");
             for (EntryFinding f : byIndex) {
-                j.item(Json.quote(f.entry().dacName()) + ": [" + f.index() + ", " + Json.quote(f.certainty().id()) + ", " + Json.quote(key()) + ", "
-                        + Json.quote(f.evidence()) + "]");
+                j.item(BuildFileJson.quote(f.entry().dacName()) + ": [" + f.index() + ", " + BuildFileJson.quote(f.certainty().id()) + ", " + BuildFileJson.quote(key()) + ", "
+                        + BuildFileJson.quote(f.evidence()) + "]");
             }
             j.close("}");
             List<Input> servers = inputs.stream().filter(i -> i.build().gc() == GcFlavor.SERVER && i.build().heap().isPresent()).toList();
@@ -294,8 +294,8 @@ final class DeriveProfileCommand implements Callable<Integer> {
                 j.openField("types", "{");
                 j.openField("gc_heap", "{");
                 fields.values().stream().sorted(java.util.Comparator.comparingLong(FieldFinding::offset).thenComparing(FieldFinding::field)).forEach(f ->
-                        j.item(Json.quote(f.field()) + ": [" + Json.quote(String.format("0x%x", f.offset())) + ", " + Json.quote(f.type()) + ", "
-                                + Json.quote(f.certainty().id()) + ", " + Json.quote(key()) + ", " + Json.quote(f.evidence()) + "]"));
+                        j.item(BuildFileJson.quote(f.field()) + ": [" + BuildFileJson.quote(String.format("0x%x", f.offset())) + ", " + BuildFileJson.quote(f.type()) + ", "
+                                + BuildFileJson.quote(f.certainty().id()) + ", " + BuildFileJson.quote(key()) + ", " + BuildFileJson.quote(f.evidence()) + "]"));
                 j.close("}");
                 j.close("}");
                 j.close("}");
@@ -304,109 +304,28 @@ final class DeriveProfileCommand implements Callable<Integer> {
             if (withUnresolved) {
                 j.openField("unresolved", "[");
                 for (String p : problems) {
-                    j.item(Json.quote(p));
+                    j.item(BuildFileJson.quote(p));
                 }
                 j.close("]");
             }
             j.openField("checks", "[");
             for (Input i : inputs) {
                 String prefix = inputs.size() > 1 ? "[" + i.name() + "] " : "";
-                j.item(Json.quote(prefix + String.format("%s: %s (%s%s) from %s; %s GC; g_dacTable at 0x%x, %d entries", i.name(),
+                j.item(BuildFileJson.quote(prefix + String.format("%s: %s (%s%s) from %s; %s GC; g_dacTable at 0x%x, %d entries", i.name(),
                         i.build().identity().version(), i.build().identity().fileVersion(),
                         i.build().identity().commit().isEmpty() ? "" : " @" + i.build().identity().commit(), i.build().identity().source(), i.build().gc().id(),
                         i.build().located().module().dacTable(), i.build().located().module().dacTableLength())));
                 for (String c : i.build().table().checks()) {
-                    j.item(Json.quote(prefix + c));
+                    j.item(BuildFileJson.quote(prefix + c));
                 }
-                i.build().reference().ifPresent(r -> i.build().table().driftFrom(r).forEach(line -> j.item(Json.quote(prefix + "against " + r.version() + ": " + line))));
+                i.build().reference().ifPresent(r -> i.build().table().driftFrom(r).forEach(line -> j.item(BuildFileJson.quote(prefix + "against " + r.version() + ": " + line))));
                 for (String c : i.build().heap().map(h -> h.checks()).orElse(List.of())) {
-                    j.item(Json.quote(prefix + c));
+                    j.item(BuildFileJson.quote(prefix + c));
                 }
             }
             j.close("]");
             j.close("}");
             return j.text();
-        }
-    }
-
-    /** A small writer of the build file's layout: one entry a line, nested objects indented. */
-    static final class Json {
-        private final StringBuilder s = new StringBuilder();
-        private final List<Boolean> first = new ArrayList<>();
-
-        static String quote(String text) {
-            StringBuilder q = new StringBuilder("\"");
-            for (int i = 0; i < text.length(); i++) {
-                char c = text.charAt(i);
-                switch (c) {
-                    case '"' -> q.append("\\\"");
-                    case '\\' -> q.append("\\\\");
-                    case '\n' -> q.append("\\n");
-                    case '\r' -> q.append("\\r");
-                    case '\t' -> q.append("\\t");
-                    default -> {
-                        if (c < 0x20) {
-                            q.append(String.format("\\u%04x", (int) c));
-                        } else {
-                            q.append(c);
-                        }
-                    }
-                }
-            }
-            return q.append('"').toString();
-        }
-
-        private void indent() {
-            s.append("  ".repeat(first.size()));
-        }
-
-        private void separate() {
-            int last = first.size() - 1;
-            if (!first.get(last)) {
-                s.append(",\n");
-            } else {
-                s.append("\n");
-                first.set(last, false);
-            }
-        }
-
-        void open(String bracket) {
-            s.append(bracket);
-            first.add(true);
-        }
-
-        void openField(String name, String bracket) {
-            separate();
-            indent();
-            s.append(quote(name)).append(": ").append(bracket);
-            first.add(true);
-        }
-
-        void item(String text) {
-            separate();
-            indent();
-            s.append(text);
-        }
-
-        void field(String name, String value) {
-            item(quote(name) + ": " + quote(value));
-        }
-
-        void raw(String name, String json) {
-            item(quote(name) + ": " + json);
-        }
-
-        void close(String bracket) {
-            boolean empty = first.remove(first.size() - 1);
-            if (!empty) {
-                s.append("\n");
-                indent();
-            }
-            s.append(bracket);
-        }
-
-        String text() {
-            return s.append("\n").toString();
         }
     }
 }

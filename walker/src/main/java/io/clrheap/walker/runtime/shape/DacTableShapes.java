@@ -32,6 +32,10 @@ import java.util.Set;
  * profile's indexes hold their shapes. Every read is bounded (thread lists, heaps and segment chains have caps; no
  * allocation is sized from dump values); memory missing from the dump makes a check fail with its address, never
  * an exception.
+ *
+ * <p>Long because each of the nineteen entries has a shape of its own, and derivation and validation share them with
+ * the anchors one shape takes from another (the thread list, the MethodTables, the GC's range): split apart, every
+ * shape would need those anchors passed in.
  */
 public final class DacTableShapes {
 
