@@ -1005,15 +1005,27 @@ public final class DacTableShapes {
                 mt.flags(), mt.baseSize()));
     }
 
+    /** SYNC_TABLE_INITIAL_SIZE + 1 entries of 16 bytes (syncblk.cpp): the sync table is never smaller. */
+    private static final long MIN_SYNC_TABLE_BYTES = 251 * 16;
+    /** glibc malloc: a chunk's size word (flags in the low 3 bits) precedes its memory; the chunk adds 16 bytes. */
+    private static final long MALLOC_CHUNK_OVERHEAD = 16;
+
+    /**
+     * The sync table: a block the runtime allocated with {@code new SyncTableEntry[n]}, n at least 251. Its entries are
+     * no shape to go by (in the samples the block's content is reused), but its size is: the glibc chunk size word before
+     * it says a block of at least 251 16-byte entries.
+     */
     private Outcome syncTable(int i) {
         long v = slot(i);
         long t = memory.readPointer(v);
         requirePointer(t, String.format("*0x%x", v));
-        long first = memory.readPointer(t);
-        if (first != 0) {
-            throw new Mismatch(String.format("*0x%x = 0x%x, whose entry 0 has SyncBlock 0x%x (the sync table's entry 0 is never used)", v, t, first));
+        long chunk = memory.readLong(t - 8) & ~7L;
+        if (chunk < MIN_SYNC_TABLE_BYTES + MALLOC_CHUNK_OVERHEAD || chunk > 1L << 32 || chunk % 16 != 0) {
+            throw new Mismatch(String.format("*0x%x = 0x%x, whose malloc chunk size word (0x%x) is no block of at least %d 16-byte entries", v, t,
+                    memory.readLong(t - 8), MIN_SYNC_TABLE_BYTES / 16));
         }
-        return Outcome.weak(String.format("*0x%x = 0x%x, a readable table whose entry 0 has no SyncBlock", v, t));
+        return Outcome.weak(String.format("*0x%x = 0x%x, a malloc block of 0x%x bytes (its chunk size word at -8): room for %d 16-byte SyncTableEntry, "
+                + "at least SYNC_TABLE_INITIAL_SIZE + 1 = 251", v, t, chunk, (chunk - MALLOC_CHUNK_OVERHEAD) / 16));
     }
 
     private long objectModule(DacEntry who) {
