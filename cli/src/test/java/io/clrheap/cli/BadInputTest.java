@@ -34,6 +34,7 @@ class BadInputTest {
                 new String[] {"explain", "FILE"},
                 new String[] {"gcroot", "FILE", "0x1000"},
                 new String[] {"objsize", "FILE", "0x1000"},
+                new String[] {"derive-profile", "FILE"},
                 new String[] {"conform", "--walker", "cat {dump}", "--dac-reference", "FILE"}).map(a -> Arguments.of((Object) a));
     }
 

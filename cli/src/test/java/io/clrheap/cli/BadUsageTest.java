@@ -31,7 +31,9 @@ class BadUsageTest {
                 new String[] {"explain", "--object", "zz", "x.core"},
                 new String[] {"gcroot", "x.core", "not-hex"},
                 new String[] {"objsize", "--emulate", "default"},
-                new String[] {"layout", "--bogus"}).map(a -> org.junit.jupiter.params.provider.Arguments.of((Object) a));
+                new String[] {"layout", "--bogus"},
+                new String[] {"derive-profile", "--bogus"},
+                new String[] {"derive-profile", "--pid", "0"}).map(a -> org.junit.jupiter.params.provider.Arguments.of((Object) a));
     }
 
     @ParameterizedTest(name = "{arguments}")

@@ -80,6 +80,33 @@ public final class TargetOpener {
     }
 
     /**
+     * Finds the runtime module and its {@code g_dacTable} without identifying the build or loading a profile: what
+     * {@code derive-profile} starts from on a build clrheap does not know yet. The symbols are read as {@link #open}
+     * reads them (from the dump, else from {@code moduleFile}).
+     *
+     * @throws TargetException no module exports g_dacTable, its headers are missing, or its symbol tables are corrupt
+     */
+    public LocatedRuntime locate(Memory memory, List<MappedFile> files, Optional<Path> moduleFile) throws TargetException {
+        try {
+            Located located = locateRuntimeModule(memory, files, moduleFile);
+            RuntimeModule module = located.module();
+            List<MappedFile> mappings = files.stream().filter(f -> f.path().equals(module.path())).toList();
+            return new LocatedRuntime(module, mappings, name -> {
+                try {
+                    return located.symbols().lookup(name).map(DynamicSymbol::address);
+                } catch (MissingMemoryException | java.io.UncheckedIOException e) {
+                    return Optional.empty();
+                }
+            });
+        } catch (java.io.UncheckedIOException e) {
+            if (e.getCause() instanceof io.clrheap.walker.symbols.ModuleFormatException bad) {
+                throw new TargetException(TargetException.Kind.INCONSISTENT, "the runtime module's symbol tables are corrupt: " + bad.getMessage(), bad);
+            }
+            throw e;
+        }
+    }
+
+    /**
      * Opens a Windows minidump: {@link #openWindows} over its memory and module list.
      */
     public Target open(Minidump dump) throws TargetException {

@@ -1,0 +1,114 @@
+package io.clrheap.cli;
+
+import static io.clrheap.cli.ClrheapCommand.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.clrheap.cli.ClrheapCommand.Outcome;
+import io.clrheap.layout.FieldLayout;
+import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.RuntimeBuild;
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.ProfileLoader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code clrheap derive-profile} on the real dumps of golden/real: the build file holds exactly the indexes and
+ * gc_heap offsets of the committed profiles (read through ProfileLoader), in the build-file format, the same bytes
+ * for the same inputs; inputs of different builds are refused and nothing is written.
+ */
+class DeriveProfileCommandTest {
+
+    private static final Path REAL = Path.of("../golden/real");
+
+    @TempDir
+    Path dir;
+
+    private static String core(String name) {
+        return REAL.resolve(name).resolve("core.xz").toString();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"net8-svr, , 8.0.30, NET8", "net9-wks, net9-svr, 9.0.1, NET9", "net10-small, net10-svr, 10.0.9, NET10"})
+    void writesTheCommittedProfilesIndexesAndOffsets(String first, String second, String version, RuntimeVersion runtime) throws IOException {
+        Path out = dir.resolve(version + ".json");
+        Outcome r = second == null ? run("derive-profile", core(first), "--out", out.toString())
+                : run("derive-profile", core(first), core(second), "--out", out.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).contains(version + " (").contains("written to " + out);
+        JsonNode json = new ObjectMapper().readTree(out.toFile());
+        assertThat(json.path("build").path("version").asText()).isEqualTo(version);
+        assertThat(json.path("build").path("commit").asText()).matches("[0-9a-f]{40}");
+        assertThat(json.path("build").path("runtime").asText()).isEqualTo(runtime.moniker());
+        assertThat(json.path("sources").has("B:" + version)).isTrue();
+
+        RuntimeLayout server = ProfileLoader.builtIn().load(runtime, GcFlavor.SERVER);
+        RuntimeBuild build = server.builds().stream().filter(b -> b.version().equals(version)).findFirst().orElseThrow();
+        assertThat(json.path("dacTableLength").get(0).asInt()).isEqualTo(build.dacTable().length());
+        Map<String, Integer> expected = new HashMap<>();
+        build.dacTable().entries().forEach((name, e) -> expected.put(name, e.index()));
+        Map<String, Integer> written = new HashMap<>();
+        json.path("dacTable").properties().forEach(e -> {
+            written.put(e.getKey(), e.getValue().get(0).asInt());
+            assertThat(e.getValue().get(2).asText()).isEqualTo("B:" + version);
+            assertThat(e.getValue().get(3).asText()).isNotBlank();
+        });
+        assertThat(written).isEqualTo(expected);
+
+        Map<String, Long> offsets = new HashMap<>();
+        for (FieldLayout f : server.type("gc_heap").fields()) {
+            offsets.put(f.name(), f.offset());
+        }
+        Map<String, Long> writtenOffsets = new HashMap<>();
+        json.path("variants").path("server").path("types").path("gc_heap").properties().forEach(e -> {
+            writtenOffsets.put(e.getKey(), Long.decode(e.getValue().get(0).asText()));
+            assertThat(e.getValue().get(1).asText()).isEqualTo(server.field("gc_heap", e.getKey()).type().name());
+        });
+        assertThat(writtenOffsets).isEqualTo(offsets);
+        assertThat(json.path("checks").size()).isGreaterThan(20);
+    }
+
+    @Test
+    void theSameInputsGiveTheSameBytesInAnyOrder() {
+        Outcome a = run("derive-profile", core("net10-small"), core("net10-svr"));
+        Outcome b = run("derive-profile", core("net10-svr"), core("net10-small"));
+        assertThat(a.exitCode()).as(a.err()).isZero();
+        assertThat(b.exitCode()).as(b.err()).isZero();
+        assertThat(a.out()).isEqualTo(b.out()).startsWith("{\n  \"?\": \"Derived by clrheap derive-profile 10.0.9 from ");
+    }
+
+    @Test
+    void inputsOfDifferentBuildsAreRefusedAndNothingIsWritten() {
+        Path out = dir.resolve("mixed.json");
+        Outcome r = run("derive-profile", core("net8-svr"), core("net10-svr"), "--out", out.toString());
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains("the inputs are different builds").contains("8.0.30").contains("10.0.9").contains("nothing written");
+        assertThat(out).doesNotExist();
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void noInputIsBadUsage() {
+        Outcome r = run("derive-profile");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("give at least one DUMP or --pid PID");
+    }
+
+    @Test
+    void aMinidumpIsRefusedSayingWhy() throws IOException {
+        Path dump = Files.write(dir.resolve("x.dmp"), new byte[] {'M', 'D', 'M', 'P', (byte) 0x93, (byte) 0xa7, 0, 0});
+        Outcome r = run("derive-profile", dump.toString());
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err()).contains(dump.toString()).contains("minidump").contains("no size");
+    }
+}
