@@ -29,8 +29,8 @@ import org.tukaani.xz.XZOutputStream;
 /**
  * Records a golden/real folder from a running .NET 8/9/10 process: a full dump through the diagnostics IPC, then the
  * runtime's own heap snapshot (an EventPipe session with the GC heap dump keywords, which makes the runtime collect
- * and walk its heap: dump first, snapshot second, so that the snapshot's addresses — from before that GC's
- * relocation — are the dump's), the dump trimmed with its environment blanked and xz-compressed. Everything is
+ * and walk its heap: dump first, snapshot second, the snapshot's addresses moved back through its GC's moved ranges so
+ * that they are the dump's), the dump trimmed with its environment blanked and xz-compressed. Everything is
  * written into a work folder beside the output and moved into place at the end.
  */
 public final class Capture {
@@ -190,7 +190,7 @@ public final class Capture {
             }
             if (!leftOut.isEmpty()) {
                 info.append(String.format(Locale.ROOT, "changed: %d objects of the snapshot are not in the dump as listed (%s), left out of "
-                        + "live-objects.txt and refs.txt; roots.txt is as reported%n", leftOut.size(), CHANGED_OBJECTS));
+                        + "live-objects.txt and refs.txt (roots.txt may still name them)%n", leftOut.size(), CHANGED_OBJECTS));
             }
             info.append(String.format(Locale.ROOT, "attempts: %d (the dump and snapshot of attempt %d kept)%n", attempts, best.number()));
             Files.writeString(work.resolve("info.txt"), info.toString());
