@@ -236,8 +236,9 @@ public final class Capture {
         long traceBytes;
         try (DiagnosticsClient.TraceSession session = client.collectTracing(256,
                 List.of(new DiagnosticsClient.Provider(RUNTIME_PROVIDER, KEYWORDS, LEVEL_VERBOSE, "")));
-                OutputStream t = new BufferedOutputStream(Files.newOutputStream(trace))) {
-            traceBytes = session.record(t, o.idle(), o.maxTrace());
+                OutputStream t = new BufferedOutputStream(Files.newOutputStream(trace));
+                HeapWalkWatch watch = new HeapWalkWatch(t, o.idle())) {
+            traceBytes = session.record(watch, o.idle(), o.maxTrace(), watch::walkOver);
         }
         Nettrace nettrace;
         try (InputStream in = new BufferedInputStream(Files.newInputStream(trace), 1 << 16)) {
