@@ -249,6 +249,21 @@ public final class DotnetTestProcess implements AutoCloseable {
         return exitCode;
     }
 
+    /**
+     * Makes the program busy: a thread of its own allocates without end (millions of objects a second, most of them
+     * garbage, about a thousand a second replacing survivors), so that its heap changes all the time and GCs run. The objects it reported stay
+     * reachable, but may move.
+     */
+    public void startAllocating() {
+        try {
+            OutputStream in = process.getOutputStream();
+            in.write("busy\n".getBytes(StandardCharsets.US_ASCII));
+            in.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot tell " + this + " to allocate", e);
+        }
+    }
+
     /** Tells the program to exit (a line on stdin), waits {@link #EXIT_TIMEOUT}, then kills it. */
     @Override
     public void close() {

@@ -236,14 +236,63 @@ public static unsafe class HeapProbe
         Append("READY\n");
         Flush();
 
-        // wait for a line (or end of file) on stdin, then end the process
+        // wait for a line (or end of file) on stdin, then end the process; the line "busy" instead starts a thread that
+        // allocates without end (a busy process: its heap changes all the time), and the program waits on
         byte* one = stackalloc byte[1];
+        bool lineStart = true;
+        bool busy = false;
         while (true)
         {
             long got = read(0, one, 1);
-            if (got <= 0 || *one == (byte) '\n') break;
+            if (got <= 0) break;
+            if (*one == (byte) '\n')
+            {
+                if (!busy) break;
+                try
+                {
+                    StartChurning();
+                }
+                catch (Exception)
+                {
+                }
+                busy = false;
+                lineStart = true;
+                continue;
+            }
+            if (lineStart && *one == (byte) 'b') busy = true;
+            lineStart = false;
         }
         GC.KeepAlive(objects);
+    }
+
+    static object[] churn;
+    static long churned;
+    static MethodInfo sleep;
+
+    // on a thread-pool thread (Thread itself is internal in the .NET Core 2.0 CoreLib the bundle's program compiles against)
+    static void StartChurning()
+    {
+        churn = new object[20000];
+        Type thread = typeof(object).Assembly.GetType("System.Threading.Thread");
+        sleep = thread == null ? null : thread.GetMethod("Sleep", BindingFlags.Public | BindingFlags.Static, null, new Type[] { typeof(int) }, null);
+        System.Threading.Tasks.Task.Run((Action) Churn);
+    }
+
+    // drops garbage all the time (millions of objects a second: many gen0 GCs) and replaces a survivor now and then
+    // (every 4,096th object, after which it sleeps a millisecond: about a thousand a second), as a busy server might
+    static void Churn()
+    {
+        object[] pause = { 1 };
+        for (long i = 0; ; i++)
+        {
+            object garbage = (i & 1) == 0 ? (object) new byte[(int) (i % 200) + 8] : (object) new object[4];
+            if ((i & 4095) == 0)
+            {
+                churn[(int) ((i >> 12) % churn.Length)] = new ProbeNode();
+                if (sleep != null) sleep.Invoke(null, pause);
+            }
+            churned = i;
+        }
     }
 
     // ends the process the orderly way (the runtime removes its diagnostics socket), when Environment.Exit is there
