@@ -29,14 +29,18 @@ import org.tukaani.xz.XZOutputStream;
 /**
  * Records a golden/real folder from a running .NET 8/9/10 process: a full dump through the diagnostics IPC, then the
  * runtime's own heap snapshot (an EventPipe session with the GC heap dump keywords, which makes the runtime collect
- * and walk its heap: dump first, snapshot second, so that the snapshot's addresses — from before that GC's
- * relocation — are the dump's), the dump trimmed with its environment blanked and xz-compressed. Everything is
+ * and walk its heap: dump first, snapshot second, the snapshot's addresses moved back through its GC's moved ranges so
+ * that they are the dump's), the dump trimmed with its environment blanked and xz-compressed. Everything is
  * written into a work folder beside the output and moved into place at the end.
  */
 public final class Capture {
 
-    /** Dumps and snapshots taken before giving up on a snapshot that does not describe its dump. */
-    static final int ATTEMPTS = 5;
+    /** Dumps and snapshots taken, by default, before settling for the best one (or giving up) when none describes its dump cleanly. */
+    public static final int ATTEMPTS = 5;
+    /** The pause before the second attempt, doubled before each later one: a busy process may be quieter a little later. */
+    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    /** The file beside live-objects.txt that lists the snapshot's objects the dump does not hold (only when there are any). */
+    public static final String CHANGED_OBJECTS = "changed-objects.txt";
 
     /** GC | GCHeapSurvivalAndMovement | GCHeapDump | GCHeapCollect | Type | GCHeapAndTypeNames (the runtime's event manifest; docs/ipc-protocol.md section 6). */
     public static final long KEYWORDS = 0x1L | 0x400000L | 0x100000L | 0x800000L | 0x80000L | 0x1000000L;
@@ -53,17 +57,36 @@ public final class Capture {
      * @param maxTrace the longest the trace session runs
      * @param xzPreset the xz preset of core.xz (0-9)
      * @param tempFolders where the runtime's diagnostics socket may be
+     * @param attempts dumps and snapshots taken at most when none describes its dump cleanly (1 or more)
      */
-    public record Options(long pid, Path out, Duration timeout, Duration idle, Duration maxTrace, int xzPreset, List<Path> tempFolders) {
+    public record Options(long pid, Path out, Duration timeout, Duration idle, Duration maxTrace, int xzPreset, List<Path> tempFolders, int attempts) {
+
+        public Options {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("attempts must be at least 1, not " + attempts);
+            }
+        }
 
         public static Options of(long pid, Path out) {
-            return new Options(pid, out, Duration.ofSeconds(120), Duration.ofSeconds(3), Duration.ofSeconds(120), 6, List.of(Path.of("/tmp")));
+            return new Options(pid, out, Duration.ofSeconds(120), Duration.ofSeconds(3), Duration.ofSeconds(120), 6, List.of(Path.of("/tmp")), ATTEMPTS);
         }
     }
 
-    /** What a capture wrote. */
-    public record Result(Path folder, long fullDumpBytes, long coreXzBytes, long traceBytes, int liveObjects, CoreTrimmer.Result trim,
-            Duration dumpTime, Duration traceTime, Duration trimTime, Duration total) {
+    /**
+     * What a capture wrote.
+     *
+     * @param liveObjects the objects of live-objects.txt
+     * @param changedObjects the snapshot's objects left out of it because the dump does not hold them (changed-objects.txt)
+     * @param relocatedObjects the snapshot's objects it listed where its GC moved them, written where the dump has them
+     * @param attempts the dumps and snapshots taken
+     */
+    public record Result(Path folder, long fullDumpBytes, long coreXzBytes, long traceBytes, int liveObjects, int changedObjects, long relocatedObjects,
+            int attempts, CoreTrimmer.Result trim, Duration dumpTime, Duration traceTime, Duration trimTime, Duration total) {
+    }
+
+    /** One dump and its snapshot. */
+    private record Attempt(int number, Path full, Path trace, long fullBytes, long traceBytes, Duration dumpTime, Duration traceTime,
+            GcHeapSnapshot snapshot, SnapshotAgreement agreement) {
     }
 
     private Capture() {
@@ -84,66 +107,65 @@ public final class Capture {
         boolean moved = false;
         try {
             DiagnosticsClient client = DiagnosticsClient.forProcess(o.pid(), o.tempFolders(), o.timeout());
-            // 1. the dump, 2. the snapshot; again when the snapshot does not describe the dump (its GC listed the objects
-            // where it moved them): that GC has compacted the heap, so the next one has little left to move
-            Path full = work.resolve("full.core");
-            Path trace = work.resolve("snapshot.nettrace");
-            long fullBytes = 0;
-            long traceBytes = 0;
-            Duration dumpTime = Duration.ZERO;
-            Duration traceTime = Duration.ZERO;
-            GcHeapSnapshot snapshot = null;
-            for (int attempt = 1; snapshot == null; attempt++) {
-                progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
-                Set<Long> before = children(o.pid());
-                long td = System.nanoTime();
-                try {
-                    client.generateCoreDump(full, DiagnosticsClient.DUMP_TYPE_FULL, o.timeout());
-                } finally {
-                    killNewChildren(o.pid(), before, progress);
+            // 1. the dump, 2. the snapshot, whose addresses are moved back to where its GC found the objects; again when
+            // the snapshot still lists objects the dump does not hold (a busy process allocated or collected between
+            // the two), and then the attempt that agrees best is kept
+            Attempt best = null;
+            Duration pause = FIRST_PAUSE;
+            int taken = 0;
+            for (int attempt = 1; attempt <= o.attempts(); attempt++) {
+                taken = attempt;
+                if (attempt > 1) {
+                    progress.accept(String.format(Locale.ROOT, "waiting %.0f s before attempt %d of %d ...", seconds(pause), attempt, o.attempts()));
+                    sleep(pause);
+                    pause = pause.multipliedBy(2);
                 }
-                dumpTime = Duration.ofNanos(System.nanoTime() - td);
-                if (!Files.isRegularFile(full)) {
-                    throw new DiagnosticsException("the runtime answered GenerateCoreDump but wrote no " + full);
-                }
-                fullBytes = Files.size(full);
-                progress.accept(String.format(Locale.ROOT, "dump: %,d bytes in %.1f s", fullBytes, seconds(dumpTime)));
-                // 2. the snapshot
-                long tt = System.nanoTime();
-                progress.accept("snapshot: EventPipe session with the GC heap dump keywords (the runtime collects and walks its heap) ...");
-                try (DiagnosticsClient.TraceSession session = client.collectTracing(256,
-                        List.of(new DiagnosticsClient.Provider(RUNTIME_PROVIDER, KEYWORDS, LEVEL_VERBOSE, "")));
-                        OutputStream t = new BufferedOutputStream(Files.newOutputStream(trace))) {
-                    traceBytes = session.record(t, o.idle(), o.maxTrace());
-                }
-                Nettrace nettrace;
-                try (InputStream in = new BufferedInputStream(Files.newInputStream(trace), 1 << 16)) {
-                    nettrace = NettraceReader.read(in);
-                }
-                GcHeapSnapshot candidate = GcHeapSnapshot.decode(nettrace);
-                if (candidate.nodeCount() == 0) {
-                    throw new DiagnosticsException("the trace (" + traceBytes + " bytes, " + nettrace.events().size() + " events) holds no GCBulkNode event: the runtime did not walk its heap");
-                }
-                traceTime = Duration.ofNanos(System.nanoTime() - tt);
-                progress.accept(String.format(Locale.ROOT, "snapshot: %,d bytes, %,d events, %,d objects in %.1f s", traceBytes, nettrace.events().size(),
-                        candidate.nodeCount(), seconds(traceTime)));
-                SnapshotAgreement agreement;
-                try (ElfCore dump = ElfCore.open(full)) {
-                    agreement = SnapshotAgreement.check(dump, candidate.liveObjects());
-                }
-                if (agreement.agrees()) {
-                    snapshot = candidate;
-                } else if (attempt < ATTEMPTS) {
-                    progress.accept("snapshot: does not describe the dump: " + agreement.describe()
-                            + "; the snapshot's GC moved the objects; taking the dump and the snapshot again");
-                    Files.delete(full);
-                    Files.delete(trace);
+                Attempt a = attempt(o, client, work, attempt, progress);
+                if (best == null || a.agreement().found() * best.agreement().checked() > best.agreement().found() * a.agreement().checked()) {
+                    if (best != null) {
+                        discard(best);
+                    }
+                    best = a;
                 } else {
-                    throw new DiagnosticsException("after " + ATTEMPTS + " attempts the runtime's heap snapshot still does not describe its dump: "
-                            + agreement.describe());
+                    discard(a);
                 }
+                if (a.agreement().agrees()) {
+                    break;
+                }
+                progress.accept("snapshot: does not describe the dump: " + a.agreement().describe()
+                        + "; the process changed its heap between the dump and the snapshot"
+                        + (attempt < o.attempts() ? "; taking the dump and the snapshot again" : ""));
             }
-            snapshot.write(work);
+            SnapshotAgreement agreement = best.agreement();
+            if (!agreement.agrees() && !agreement.enough()) {
+                throw new DiagnosticsException(String.format(Locale.ROOT,
+                        "after %d attempt%s the runtime's heap snapshot still does not describe its dump: at best %s. The process allocates or "
+                                + "collects between the dump and the snapshot (a busy process); capture it while it is idle (no requests, no timers "
+                                + "running), or try more attempts (--attempts N)",
+                        taken, taken == 1 ? "" : "s", agreement.describe()));
+            }
+            GcHeapSnapshot snapshot = best.snapshot();
+            Path full = best.full();
+            Path trace = best.trace();
+            long fullBytes = best.fullBytes();
+            long traceBytes = best.traceBytes();
+            Duration dumpTime = best.dumpTime();
+            Duration traceTime = best.traceTime();
+            java.util.Set<Long> leftOut = new java.util.HashSet<>();
+            if (!agreement.changed().isEmpty()) {
+                List<String> lines = new ArrayList<>();
+                lines.add("# address size mt type: what the dump holds there  (objects of the runtime's heap snapshot that the dump, taken just");
+                lines.add("# before it, does not hold at their address: allocated or moved between the two; left out of live-objects.txt and refs.txt)");
+                for (SnapshotAgreement.Changed c : agreement.changed()) {
+                    leftOut.add(c.node().address());
+                    lines.add(c.line());
+                }
+                Files.write(work.resolve(CHANGED_OBJECTS), lines);
+                progress.accept(String.format(Locale.ROOT, "snapshot: %s; the %,d others changed between the dump and the snapshot: left out of "
+                        + "live-objects.txt, listed in %s", agreement.describe(), agreement.changed().size(), CHANGED_OBJECTS));
+            }
+            int attempts = taken;
+            snapshot.write(work, leftOut);
             // 3. trim and compress
             long tr = System.nanoTime();
             progress.accept("trim and compress: core.xz (xz preset " + o.xzPreset() + ") ...");
@@ -159,9 +181,19 @@ public final class Capture {
             long xzBytes = Files.size(xz);
             progress.accept(String.format(Locale.ROOT, "trim: %s", trim.describe()));
             progress.accept(String.format(Locale.ROOT, "compress: core.xz %,d bytes in %.1f s", xzBytes, seconds(trimTime)));
-            Files.writeString(work.resolve("info.txt"), String.format(Locale.ROOT,
+            StringBuilder info = new StringBuilder(String.format(Locale.ROOT,
                     "name: %s%npid: %d%ncaptured by: clrheap capture%ndump: full, trimmed (%s)%nsnapshot: %d objects, %d trace bytes%n",
                     out.getFileName(), o.pid(), trim.describe(), snapshot.nodeCount(), traceBytes));
+            if (snapshot.relocatedObjects() > 0) {
+                info.append(String.format(Locale.ROOT, "relocated: %d objects listed where the snapshot's GC moved them, written where the dump has them "
+                        + "(%d moved ranges undone)%n", snapshot.relocatedObjects(), snapshot.movedRanges()));
+            }
+            if (!leftOut.isEmpty()) {
+                info.append(String.format(Locale.ROOT, "changed: %d objects of the snapshot are not in the dump as listed (%s), left out of "
+                        + "live-objects.txt and refs.txt (roots.txt may still name them)%n", leftOut.size(), CHANGED_OBJECTS));
+            }
+            info.append(String.format(Locale.ROOT, "attempts: %d (the dump and snapshot of attempt %d kept)%n", attempts, best.number()));
+            Files.writeString(work.resolve("info.txt"), info.toString());
             // 4. into place
             if (Files.exists(out)) {
                 Files.delete(out); // empty, checked above
@@ -172,12 +204,73 @@ public final class Capture {
                 Files.move(work, out);
             }
             moved = true;
-            return new Result(out, fullBytes, xzBytes, traceBytes, snapshot.nodeCount(), trim, dumpTime, traceTime, trimTime,
-                    Duration.ofNanos(System.nanoTime() - t0));
+            return new Result(out, fullBytes, xzBytes, traceBytes, snapshot.nodeCount() - leftOut.size(), leftOut.size(), snapshot.relocatedObjects(),
+                    attempts, trim, dumpTime, traceTime, trimTime, Duration.ofNanos(System.nanoTime() - t0));
         } finally {
             if (!moved) {
                 FileTrees.deleteTree(work);
             }
+        }
+    }
+
+    /** Takes a dump, then the snapshot, and checks that the snapshot describes the dump. */
+    private static Attempt attempt(Options o, DiagnosticsClient client, Path work, int number, Consumer<String> progress) throws IOException {
+        Path full = work.resolve("full-" + number + ".core");
+        Path trace = work.resolve("snapshot-" + number + ".nettrace");
+        progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
+        Set<Long> before = children(o.pid());
+        long td = System.nanoTime();
+        try {
+            client.generateCoreDump(full, DiagnosticsClient.DUMP_TYPE_FULL, o.timeout());
+        } finally {
+            killNewChildren(o.pid(), before, progress);
+        }
+        Duration dumpTime = Duration.ofNanos(System.nanoTime() - td);
+        if (!Files.isRegularFile(full)) {
+            throw new DiagnosticsException("the runtime answered GenerateCoreDump but wrote no " + full);
+        }
+        long fullBytes = Files.size(full);
+        progress.accept(String.format(Locale.ROOT, "dump: %,d bytes in %.1f s", fullBytes, seconds(dumpTime)));
+        long tt = System.nanoTime();
+        progress.accept("snapshot: EventPipe session with the GC heap dump keywords (the runtime collects and walks its heap) ...");
+        long traceBytes;
+        try (DiagnosticsClient.TraceSession session = client.collectTracing(256,
+                List.of(new DiagnosticsClient.Provider(RUNTIME_PROVIDER, KEYWORDS, LEVEL_VERBOSE, "")));
+                OutputStream t = new BufferedOutputStream(Files.newOutputStream(trace));
+                HeapWalkWatch watch = new HeapWalkWatch(t, o.idle())) {
+            traceBytes = session.record(watch, o.idle(), o.maxTrace(), watch::walkOver);
+        }
+        Nettrace nettrace;
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(trace), 1 << 16)) {
+            nettrace = NettraceReader.read(in);
+        }
+        GcHeapSnapshot snapshot = GcHeapSnapshot.decode(nettrace);
+        if (snapshot.nodeCount() == 0) {
+            throw new DiagnosticsException("the trace (" + traceBytes + " bytes, " + nettrace.events().size() + " events) holds no GCBulkNode event: the runtime did not walk its heap");
+        }
+        Duration traceTime = Duration.ofNanos(System.nanoTime() - tt);
+        progress.accept(String.format(Locale.ROOT, "snapshot: %,d bytes, %,d events, %,d objects in %.1f s%s", traceBytes, nettrace.events().size(),
+                snapshot.nodeCount(), seconds(traceTime), snapshot.relocatedObjects() == 0 ? ""
+                        : String.format(Locale.ROOT, "; %,d of them listed where its GC moved them, moved back (%,d ranges)", snapshot.relocatedObjects(),
+                                snapshot.movedRanges())));
+        SnapshotAgreement agreement;
+        try (ElfCore dump = ElfCore.open(full)) {
+            agreement = SnapshotAgreement.check(dump, snapshot.liveObjects());
+        }
+        return new Attempt(number, full, trace, fullBytes, traceBytes, dumpTime, traceTime, snapshot, agreement);
+    }
+
+    private static void discard(Attempt a) throws IOException {
+        Files.deleteIfExists(a.full());
+        Files.deleteIfExists(a.trace());
+    }
+
+    private static void sleep(Duration d) throws IOException {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting to capture again");
         }
     }
 

@@ -3,49 +3,80 @@ package io.clrheap.capture;
 import io.clrheap.capture.snapshot.GcHeapSnapshot;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * Whether a heap snapshot describes the dump taken just before it: the snapshot's GC walks the heap before relocating
- * (docs/reference/real-data.md), so each listed object's MethodTable word should be in the dump at its address. Seen on .NET 10.0.9
- * server GC: now and then the snapshot lists the objects where that GC moved them, and nearly none is found.
+ * Whether a heap snapshot describes the dump taken just before it: each listed object's MethodTable word (GC mark bits
+ * masked) should be in the dump at its address, the snapshot's addresses already moved back to where the objects were
+ * before the snapshot's GC compacted them ({@link GcHeapSnapshot}). What still disagrees changed between the dump and
+ * the snapshot: objects allocated after the dump, or moved by a GC that ran before the snapshot session began (a busy
+ * process).
  *
  * @param checked objects of the snapshot looked up in the dump
- * @param found those whose MethodTable word (GC mark bits masked) is the listed MethodTable
- * @param firstMismatch the address of the first object not found, or -1
+ * @param found those whose MethodTable word is the listed MethodTable
+ * @param changed the others, each with what the dump holds at its address
  */
-record SnapshotAgreement(long checked, long found, long firstMismatch) {
+record SnapshotAgreement(long checked, long found, List<Changed> changed) {
 
     /** The GC's mark and pinned bits in the MethodTable word (docs/reference/walker-semantics.md section 7, item 24). */
     private static final long MARK_BITS = 7;
-    /** Objects allowed to disagree: none in a consistent capture; a few for objects a finalizer thread touched. */
-    private static final double MISMATCH_ALLOWED = 0.01;
+    /** Objects that may disagree for a capture to be taken at once: at most 1 % (or one object). */
+    static final double CLEAN = 0.01;
+    /** Objects that must agree for a capture to be kept at all when no attempt was clean: 90 %. */
+    static final double ENOUGH = 0.90;
+
+    /** An object of the snapshot that the dump does not hold at its address, and what the dump has there. */
+    record Changed(GcHeapSnapshot.Node node, String inDump) {
+
+        /** changed-objects.txt's line: {@code address size mt type: what the dump has}. */
+        String line() {
+            return String.format(Locale.ROOT, "0x%x %d 0x%x %s: %s", node.address(), node.size(), node.methodTable(), node.type(), inDump);
+        }
+    }
 
     static SnapshotAgreement check(Memory dump, List<GcHeapSnapshot.Node> objects) {
         long found = 0;
-        long first = -1;
+        List<Changed> changed = new ArrayList<>();
         for (GcHeapSnapshot.Node n : objects) {
-            boolean same;
+            String inDump;
             try {
-                same = (dump.readLong(n.address()) & ~MARK_BITS) == n.methodTable();
+                long word = dump.readLong(n.address());
+                if ((word & ~MARK_BITS) == n.methodTable()) {
+                    found++;
+                    continue;
+                }
+                inDump = word == 0 ? "zeros in the dump (allocated after it)" : String.format(Locale.ROOT, "the dump has MethodTable word 0x%x there", word);
             } catch (MissingMemoryException e) {
-                same = false;
+                inDump = "not in the dump's memory";
             }
-            if (same) {
-                found++;
-            } else if (first < 0) {
-                first = n.address();
-            }
+            changed.add(new Changed(n, inDump));
         }
-        return new SnapshotAgreement(objects.size(), found, first);
+        return new SnapshotAgreement(objects.size(), found, List.copyOf(changed));
     }
 
+    /** The address of the first object not found, or -1. */
+    long firstMismatch() {
+        return changed.isEmpty() ? -1 : changed.getFirst().node().address();
+    }
+
+    /** Few enough disagree (1 %, at least one object allowed) to take this capture at once. */
     boolean agrees() {
-        return checked - found <= Math.max(1, (long) (checked * MISMATCH_ALLOWED));
+        return checked - found <= Math.max(1, (long) (checked * CLEAN));
+    }
+
+    /** Enough agree (90 %) to keep this capture, the others left out of live-objects.txt, when no attempt agreed. */
+    boolean enough() {
+        return found >= (long) Math.ceil(checked * ENOUGH);
+    }
+
+    double fraction() {
+        return checked == 0 ? 1 : (double) found / checked;
     }
 
     String describe() {
-        return String.format(java.util.Locale.ROOT, "%,d of %,d listed objects are in the dump at their address with their MethodTable%s",
-                found, checked, firstMismatch < 0 ? "" : String.format(java.util.Locale.ROOT, " (first not: 0x%x)", firstMismatch));
+        return String.format(Locale.ROOT, "%,d of %,d listed objects are in the dump at their address with their MethodTable%s",
+                found, checked, changed.isEmpty() ? "" : String.format(Locale.ROOT, " (first not: 0x%x, %s)", firstMismatch(), changed.getFirst().inDump()));
     }
 }

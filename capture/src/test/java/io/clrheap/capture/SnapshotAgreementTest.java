@@ -40,5 +40,33 @@ class SnapshotAgreementTest {
         assertThat(a.found()).isZero();
         assertThat(a.firstMismatch()).isEqualTo(BASE + 0x8);
         assertThat(a.describe()).contains("0 of 3 listed objects").contains("0x7f0000001008");
+        assertThat(a.enough()).isFalse();
+        assertThat(a.changed()).extracting(SnapshotAgreement.Changed::line).containsExactly(
+                "0x7f0000001008 24 0x55000000aa00 System.Object: zeros in the dump (allocated after it)",
+                "0x7f0000002000 28 0x55000000bb00 System.String: not in the dump's memory",
+                "0x7f0000002018 24 0x55000000aa00 System.Object: not in the dump's memory");
+    }
+
+    @Test
+    void aFewChangedObjectsAreNamedWithWhatTheDumpHoldsThere() {
+        // a busy process: of 20 listed objects one was allocated after the dump and one lies where the dump has a String
+        SegmentMemory m = SegmentMemory.allocate(BASE, 0x400, "dump");
+        List<Node> listed = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            long address = BASE + 0x20L * i;
+            if (i == 7) {
+                m.writeLong(address, STRING_MT);
+            } else if (i != 3) {
+                m.writeLong(address, OBJECT_MT);
+            }
+            listed.add(new Node(address, 24, OBJECT_MT, "System.Object"));
+        }
+        SnapshotAgreement a = SnapshotAgreement.check(m, listed);
+        assertThat(a.found()).isEqualTo(18);
+        assertThat(a.agrees()).as("2 of 20 is more than 1 %").isFalse();
+        assertThat(a.enough()).as("18 of 20 is 90 %").isTrue();
+        assertThat(a.changed()).extracting(SnapshotAgreement.Changed::line).containsExactly(
+                "0x7f0000001060 24 0x55000000aa00 System.Object: zeros in the dump (allocated after it)",
+                "0x7f00000010e0 24 0x55000000aa00 System.Object: the dump has MethodTable word 0x55000000bb00 there");
     }
 }

@@ -23,7 +23,10 @@ import picocli.CommandLine.Option;
             "It holds a full dump through the diagnostics IPC, then the runtime's own heap snapshot",
             "(EventPipe GCBulkNode/GCBulkEdge/GCBulkType/roots/GC events), written as",
             "core.xz (trimmed, environment blanked), live-objects.txt, roots.txt, refs.txt,",
-            "gc-events.txt and info.txt. The runtime collects its heap for the snapshot.",
+            "gc-events.txt and info.txt. The runtime collects its heap for the snapshot; the",
+            "objects its GC moved are listed where the dump has them. Objects a busy process",
+            "allocated or moved between the dump and the snapshot are left out of",
+            "live-objects.txt and listed in changed-objects.txt.",
             "Everything is written beside DIR first and moved into place at the end."},
         footer = {
             "",
@@ -54,6 +57,10 @@ final class CaptureCommand implements Callable<Integer> {
     @Option(names = "--xz-preset", paramLabel = "N", description = "xz preset of core.xz, 0-9 (default: 6).")
     int preset = 6;
 
+    @Option(names = "--attempts", paramLabel = "N", description = "Dumps and snapshots taken at most when the snapshot does not describe its "
+            + "dump (a busy process); the best is kept when 90% of its objects agree (default: " + Capture.ATTEMPTS + ").")
+    int attempts = Capture.ATTEMPTS;
+
     @Option(names = "--tmpdir", paramLabel = "DIR", description = "Where the process's diagnostics socket is (default: the process's TMPDIR, then /tmp).")
     Path tmpdir;
 
@@ -70,6 +77,9 @@ final class CaptureCommand implements Callable<Integer> {
         if (pid <= 0 || timeout <= 0 || idle <= 0 || maxTrace <= 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--pid, --timeout, --idle and --max-trace are positive");
         }
+        if (attempts < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--attempts is at least 1, not " + attempts);
+        }
         if (preset < 0 || preset > 9) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--xz-preset is 0..9, not " + preset);
         }
@@ -85,7 +95,7 @@ final class CaptureCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--pid " + pid + ": no such process");
         }
         Capture.Options o = new Capture.Options(pid, out, Duration.ofSeconds(timeout), Duration.ofSeconds(idle), Duration.ofSeconds(maxTrace), preset,
-                List.copyOf(temps));
+                List.copyOf(temps), attempts);
         try {
             Capture.Result r = Capture.run(o, line -> {
                 if (!quiet) {
@@ -93,9 +103,11 @@ final class CaptureCommand implements Callable<Integer> {
                     err.flush();
                 }
             });
-            stdout.printf(Locale.ROOT, "captured process %d into %s: %,d live objects; full dump %,d bytes -> core.xz %,d bytes; %.1f s (dump %.1f s, snapshot %.1f s, trim and compress %.1f s)%n",
-                    pid, r.folder(), r.liveObjects(), r.fullDumpBytes(), r.coreXzBytes(), r.total().toMillis() / 1e3, r.dumpTime().toMillis() / 1e3,
-                    r.traceTime().toMillis() / 1e3, r.trimTime().toMillis() / 1e3);
+            stdout.printf(Locale.ROOT, "captured process %d into %s: %,d live objects%s; full dump %,d bytes -> core.xz %,d bytes; %.1f s (%sdump %.1f s, snapshot %.1f s, trim and compress %.1f s)%n",
+                    pid, r.folder(), r.liveObjects(), r.changedObjects() == 0 ? ""
+                            : String.format(Locale.ROOT, " (%,d more changed between the dump and the snapshot: %s)", r.changedObjects(), Capture.CHANGED_OBJECTS),
+                    r.fullDumpBytes(), r.coreXzBytes(), r.total().toMillis() / 1e3,
+                    r.attempts() == 1 ? "" : r.attempts() + " attempts; ", r.dumpTime().toMillis() / 1e3, r.traceTime().toMillis() / 1e3, r.trimTime().toMillis() / 1e3);
             return 0;
         } catch (DiagnosticsException | NettraceFormatException e) {
             err.println("clrheap capture: " + e.getMessage());

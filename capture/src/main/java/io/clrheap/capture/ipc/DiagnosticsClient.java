@@ -204,7 +204,15 @@ public final class DiagnosticsClient {
          * rest of the stream until the runtime ends it (within the client's timeout). Returns the bytes copied.
          */
         public long record(OutputStream out, Duration idle, Duration max) throws IOException {
-            IpcConnection.CopyResult first = connection.copy(out, idle, client.timeout(), max);
+            return record(out, idle, max, () -> false);
+        }
+
+        /**
+         * As {@link #record(OutputStream, Duration, Duration)}, and also stops copying (then stops the session) once
+         * {@code enough} says so, though the stream is not idle: a busy process streams GC events without a pause.
+         */
+        public long record(OutputStream out, Duration idle, Duration max, java.util.function.BooleanSupplier enough) throws IOException {
+            IpcConnection.CopyResult first = connection.copy(out, idle, client.timeout(), max, enough);
             if (first.bytes() == 0 && !first.ended()) {
                 throw new DiagnosticsException("no trace data from " + connection.socket() + " within " + client.timeout().toSeconds() + " s");
             }

@@ -104,6 +104,11 @@ final class IpcConnection implements AutoCloseable {
      * {@code max} has passed, or until the stream ends; returns the bytes copied and whether the stream ended.
      */
     CopyResult copy(OutputStream out, Duration idle, Duration firstByte, Duration max) throws IOException {
+        return copy(out, idle, firstByte, max, () -> false);
+    }
+
+    /** As {@link #copy(OutputStream, Duration, Duration, Duration)}, and also stops (checked at least every 200 ms) once {@code enough} says so. */
+    CopyResult copy(OutputStream out, Duration idle, Duration firstByte, Duration max, java.util.function.BooleanSupplier enough) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate(1 << 16);
         long start = System.nanoTime();
         long end = start + max.toNanos();
@@ -113,11 +118,11 @@ final class IpcConnection implements AutoCloseable {
             long now = System.nanoTime();
             long idleDeadline = lastData + (total == 0 ? firstByte : idle).toNanos();
             long deadline = Math.min(end, idleDeadline);
-            if (now >= deadline) {
+            if (now >= deadline || total > 0 && enough.getAsBoolean()) {
                 return new CopyResult(total, false, now >= end);
             }
             buf.clear();
-            int n = read(buf, deadline);
+            int n = read(buf, Math.min(deadline, now + 200_000_000L));
             if (n < 0) {
                 return new CopyResult(total, true, false);
             }

@@ -38,7 +38,14 @@ public final class NettraceReader {
     static final int FLAG_RELATED_ACTIVITY_ID = 32;
     static final int FLAG_DATA_LENGTH = 128;
 
+    /** Told of each event as the stream is read, in stream order (not sorted), with its metadata when already defined. */
+    @FunctionalInterface
+    public interface EventSink {
+        void event(EventMetadata metadata, long timestamp, byte[] payload);
+    }
+
     private final NettraceLimits limits;
+    private final EventSink sink;
     private final Map<Integer, EventMetadata> metadata = new HashMap<>();
     private final List<Pending> events = new ArrayList<>();
     private long records;
@@ -46,8 +53,9 @@ public final class NettraceReader {
     private record Pending(int metadataId, long timestamp, long threadId, long captureThreadId, int sequence, long offset, byte[] payload) {
     }
 
-    private NettraceReader(NettraceLimits limits) {
+    private NettraceReader(NettraceLimits limits, EventSink sink) {
         this.limits = limits;
+        this.sink = sink;
     }
 
     /** Reads the whole stream (to its NullReference tag) with the default limits. */
@@ -57,7 +65,12 @@ public final class NettraceReader {
 
     /** Reads the whole stream (to its NullReference tag). */
     public static Nettrace read(InputStream in, NettraceLimits limits) throws IOException {
-        return new NettraceReader(limits).readAll(new StreamCursor(in.markSupported() ? in : new BufferedInputStream(in, 1 << 16)));
+        return read(in, limits, null);
+    }
+
+    /** Reads the whole stream (to its NullReference tag), telling {@code sink} (when not null) of each event as it is read. */
+    public static Nettrace read(InputStream in, NettraceLimits limits, EventSink sink) throws IOException {
+        return new NettraceReader(limits, sink).readAll(new StreamCursor(in.markSupported() ? in : new BufferedInputStream(in, 1 << 16)));
     }
 
     private Nettrace readAll(StreamCursor c) throws IOException {
@@ -268,6 +281,9 @@ public final class NettraceReader {
                     throw new NettraceFormatException(at, "an event of an EventBlock with metadata id 0");
                 }
                 events.add(new Pending(metadataId, timestamp, thread, captureThread, sequence, at, payload));
+                if (sink != null) {
+                    sink.event(metadata.get(metadataId), timestamp, payload);
+                }
             }
         }
     }

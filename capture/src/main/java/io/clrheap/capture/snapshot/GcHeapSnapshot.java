@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The runtime's own view of its GC heap, decoded from the events of an EventPipe session with the GC heap dump
@@ -46,10 +47,22 @@ public final class GcHeapSnapshot {
     private final LongList nodeEdges = new LongList();
     private final LongList edges = new LongList();
     private final Map<Long, String> typeNames = new HashMap<>();
-    private final List<String> roots = new ArrayList<>();
-    private final List<String> dependents = new ArrayList<>();
-    private final List<String> statics = new ArrayList<>();
+    private final List<RootEdge> rootEdges = new ArrayList<>();
+    private final List<DependentEdge> dependentEdges = new ArrayList<>();
+    private final List<StaticRoot> staticRoots = new ArrayList<>();
     private final List<String> gcEvents = new ArrayList<>();
+    /** the compactions of the GCs in the trace, in GC order (GCBulkMovedObjectRanges) */
+    private final List<Relocation> relocations = new ArrayList<>();
+    private long relocatedNodes;
+
+    private record RootEdge(long timestamp, int kind, long flags, long rootId, long object) {
+    }
+
+    private record DependentEdge(long timestamp, long rootId, long key, long value) {
+    }
+
+    private record StaticRoot(long timestamp, long rootId, long object, long type, long flags, String field) {
+    }
 
     private GcHeapSnapshot() {
     }
@@ -68,6 +81,7 @@ public final class GcHeapSnapshot {
         List<NettraceEvent> nodeEvents = new ArrayList<>();
         List<NettraceEvent> edgeEvents = new ArrayList<>();
         GcEventLines lines = new GcEventLines(s.gcEvents);
+        Relocation.Builder moves = null;
         for (NettraceEvent e : trace.events()) {
             if (!e.metadata().provider().equals(RuntimeEvents.PROVIDER)) {
                 continue;
@@ -78,14 +92,29 @@ public final class GcHeapSnapshot {
                     case RuntimeEvents.GC_BULK_NODE -> nodeEvents.add(e);
                     case RuntimeEvents.GC_BULK_EDGE -> edgeEvents.add(e);
                     case RuntimeEvents.GC_BULK_TYPE -> s.types(p);
-                    case RuntimeEvents.GC_BULK_ROOT_EDGE -> s.rootEdges(p);
-                    case RuntimeEvents.GC_BULK_ROOT_CWT_ELEMENT_EDGE -> s.dependentEdges(p);
-                    case RuntimeEvents.GC_BULK_ROOT_STATIC_VAR -> s.staticRoots(p);
-                    default -> lines.accept(e, p);
+                    case RuntimeEvents.GC_BULK_ROOT_EDGE -> s.rootEdges(e, p);
+                    case RuntimeEvents.GC_BULK_ROOT_CWT_ELEMENT_EDGE -> s.dependentEdges(e, p);
+                    case RuntimeEvents.GC_BULK_ROOT_STATIC_VAR -> s.staticRoots(e, p);
+                    case RuntimeEvents.GC_BULK_MOVED_OBJECT_RANGES -> {
+                        if (moves == null) {
+                            moves = new Relocation.Builder();
+                        }
+                        moves.add(e.timestamp(), p);
+                    }
+                    default -> {
+                        if (e.metadata().eventId() == RuntimeEvents.GC_START && moves != null) {
+                            s.relocations.add(moves.build()); // the previous GC's
+                            moves = null;
+                        }
+                        lines.accept(e, p);
+                    }
                 }
             } catch (PayloadException x) {
                 throw new NettraceFormatException(e.streamOffset(), "event " + e.metadata().eventId() + " of " + RuntimeEvents.PROVIDER + ": " + x.getMessage());
             }
+        }
+        if (moves != null) {
+            s.relocations.add(moves.build());
         }
         // the walk numbers its bulk events (Index); edges belong to the nodes in order, EdgeCount at a time
         Comparator<NettraceEvent> byIndex = Comparator.comparingLong(GcHeapSnapshot::index);
@@ -112,7 +141,12 @@ public final class GcHeapSnapshot {
             int n = p.count("GCBulkNode", 32);
             p.u16();
             for (int i = 0; i < n; i++) {
-                nodeAddress.add(p.i64());
+                long address = p.i64();
+                long before = placeInDump(address, e.timestamp());
+                if (before != address) {
+                    relocatedNodes++;
+                }
+                nodeAddress.add(before);
                 nodeSize.add(p.i64());
                 nodeType.add(p.i64());
                 nodeEdges.add(p.i64());
@@ -129,7 +163,7 @@ public final class GcHeapSnapshot {
             int n = p.count("GCBulkEdge", 12);
             p.u16();
             for (int i = 0; i < n; i++) {
-                edges.add(p.i64());
+                edges.add(placeInDump(p.i64(), e.timestamp()));
                 p.u32(); // ReferencingFieldID
             }
         } catch (PayloadException x) {
@@ -155,7 +189,7 @@ public final class GcHeapSnapshot {
         }
     }
 
-    private void rootEdges(PayloadReader p) throws PayloadException {
+    private void rootEdges(NettraceEvent e, PayloadReader p) throws PayloadException {
         p.u32();
         int n = p.count("GCBulkRootEdge", 21);
         p.u16();
@@ -164,11 +198,11 @@ public final class GcHeapSnapshot {
             int kind = p.u8();
             long flags = p.u32();
             long rootId = p.i64();
-            roots.add(String.format(Locale.ROOT, "ROOT %s 0x%x 0x%x 0x%x", RuntimeEvents.rootKind(kind), flags, rootId, object));
+            rootEdges.add(new RootEdge(e.timestamp(), kind, flags, rootId, object));
         }
     }
 
-    private void dependentEdges(PayloadReader p) throws PayloadException {
+    private void dependentEdges(NettraceEvent e, PayloadReader p) throws PayloadException {
         p.u32();
         int n = p.count("GCBulkRootConditionalWeakTableElementEdge", 24);
         p.u16();
@@ -176,11 +210,11 @@ public final class GcHeapSnapshot {
             long key = p.i64();
             long value = p.i64();
             long rootId = p.i64();
-            dependents.add(String.format(Locale.ROOT, "DEPENDENT 0x%x 0x%x 0x%x", rootId, key, value));
+            dependentEdges.add(new DependentEdge(e.timestamp(), rootId, key, value));
         }
     }
 
-    private void staticRoots(PayloadReader p) throws PayloadException {
+    private void staticRoots(NettraceEvent e, PayloadReader p) throws PayloadException {
         int n = p.count("GCBulkRootStaticVar", 30);
         p.i64(); // AppDomainID
         p.u16();
@@ -190,8 +224,36 @@ public final class GcHeapSnapshot {
             long type = p.i64();
             long flags = p.u32();
             String field = p.utf16();
-            statics.add(String.format(Locale.ROOT, "STATIC 0x%x 0x%x 0x%x 0x%x %s", rootId, object, type, flags, field));
+            staticRoots.add(new StaticRoot(e.timestamp(), rootId, object, type, flags, field));
         }
+    }
+
+    /**
+     * Where an object that an event at {@code timestamp} names was before the GCs of the trace moved it: the heap walk
+     * runs at the end of the snapshot's GC and reports where that GC put each object, after its compaction (and after
+     * any GC of the session before it). Each compaction's moved ranges (GCBulkMovedObjectRanges, reported before the
+     * walk) are undone, the latest first; an address in no moved range stayed where it was. So the snapshot names
+     * objects where the dump, taken before, has them. (0 stays 0.)
+     */
+    private long placeInDump(long address, long timestamp) {
+        long a = address;
+        for (int g = relocations.size() - 1; g >= 0; g--) {
+            Relocation r = relocations.get(g);
+            if (Long.compareUnsigned(r.lastTimestamp(), timestamp) < 0) {
+                a = r.before(a);
+            }
+        }
+        return a;
+    }
+
+    /** How many of the walk's objects were listed where a GC of the session moved them (and are written where they were before). */
+    public long relocatedObjects() {
+        return relocatedNodes;
+    }
+
+    /** The moved ranges of the GCs of the session before the walk, all together. */
+    public long movedRanges() {
+        return relocations.stream().mapToLong(Relocation::size).sum();
     }
 
     /** How many objects the heap walk reported. */
@@ -223,8 +285,32 @@ public final class GcHeapSnapshot {
         return out;
     }
 
+    /** roots.txt's ROOT lines (GCBulkRootEdge), the objects where the dump has them. */
     public List<String> roots() {
-        return List.copyOf(roots);
+        List<String> out = new ArrayList<>(rootEdges.size());
+        for (RootEdge r : rootEdges) {
+            out.add(String.format(Locale.ROOT, "ROOT %s 0x%x 0x%x 0x%x", RuntimeEvents.rootKind(r.kind()), r.flags(), r.rootId(),
+                    placeInDump(r.object(), r.timestamp())));
+        }
+        return out;
+    }
+
+    private List<String> dependents() {
+        List<String> out = new ArrayList<>(dependentEdges.size());
+        for (DependentEdge d : dependentEdges) {
+            out.add(String.format(Locale.ROOT, "DEPENDENT 0x%x 0x%x 0x%x", d.rootId(), placeInDump(d.key(), d.timestamp()),
+                    placeInDump(d.value(), d.timestamp())));
+        }
+        return out;
+    }
+
+    private List<String> statics() {
+        List<String> out = new ArrayList<>(staticRoots.size());
+        for (StaticRoot r : staticRoots) {
+            out.add(String.format(Locale.ROOT, "STATIC 0x%x 0x%x 0x%x 0x%x %s", r.rootId(), placeInDump(r.object(), r.timestamp()), r.type(), r.flags(),
+                    r.field()));
+        }
+        return out;
     }
 
     public List<String> gcEvents() {
@@ -233,6 +319,11 @@ public final class GcHeapSnapshot {
 
     /** refs.txt's lines: an object's references in the order the walk reported them; objects without any are left out. */
     public List<String> refs() throws NettraceFormatException {
+        return refs(Set.of());
+    }
+
+    /** refs.txt's lines without those of the objects at {@code leftOut}. */
+    public List<String> refs(Set<Long> leftOut) throws NettraceFormatException {
         List<String> out = new ArrayList<>();
         int next = 0;
         for (int i = 0; i < nodeAddress.size(); i++) {
@@ -243,6 +334,10 @@ public final class GcHeapSnapshot {
             if (count < 0 || count > edges.size() - next) {
                 throw new NettraceFormatException(0, String.format(Locale.ROOT,
                         "object 0x%x has %d references, but only %d GCBulkEdge values are left", nodeAddress.get(i), count, edges.size() - next));
+            }
+            if (leftOut.contains(nodeAddress.get(i))) {
+                next += (int) count;
+                continue;
             }
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "0x%x:", nodeAddress.get(i)));
             for (long k = 0; k < count; k++) {
@@ -255,23 +350,33 @@ public final class GcHeapSnapshot {
 
     /** Writes live-objects.txt, roots.txt, refs.txt and gc-events.txt into a folder. */
     public void write(Path folder) throws IOException {
+        write(folder, Set.of());
+    }
+
+    /**
+     * Writes live-objects.txt, roots.txt, refs.txt and gc-events.txt into a folder, without the objects at
+     * {@code leftOut} in live-objects.txt and refs.txt (objects that the dump does not hold as the snapshot lists them).
+     */
+    public void write(Path folder, Set<Long> leftOut) throws IOException {
         List<String> live = new ArrayList<>();
         live.add(LIVE_OBJECTS_HEADER);
         for (Node node : liveObjects()) {
-            live.add(String.format(Locale.ROOT, "0x%x %d 0x%x %s", node.address(), node.size(), node.methodTable(), node.type()));
+            if (!leftOut.contains(node.address())) {
+                live.add(String.format(Locale.ROOT, "0x%x %d 0x%x %s", node.address(), node.size(), node.methodTable(), node.type()));
+            }
         }
         writeLines(folder.resolve("live-objects.txt"), live);
         List<String> r = new ArrayList<>();
         r.add(ROOTS_HEADER);
-        r.addAll(roots);
+        r.addAll(roots());
         r.add(DEPENDENT_HEADER);
-        r.addAll(dependents);
+        r.addAll(dependents());
         r.add(STATIC_HEADER);
-        r.addAll(statics);
+        r.addAll(statics());
         writeLines(folder.resolve("roots.txt"), r);
         List<String> refs = new ArrayList<>();
         refs.add(REFS_HEADER);
-        refs.addAll(refs());
+        refs.addAll(refs(leftOut));
         writeLines(folder.resolve("refs.txt"), refs);
         List<String> gc = new ArrayList<>(GC_EVENTS_HEADER);
         gc.addAll(gcEvents);

@@ -16,6 +16,7 @@ final class RuntimeEvents {
     static final int GC_BULK_ROOT_CWT_ELEMENT_EDGE = 17;
     static final int GC_BULK_NODE = 18;
     static final int GC_BULK_EDGE = 19;
+    static final int GC_BULK_MOVED_OBJECT_RANGES = 22;
     static final int GC_GENERATION_RANGE = 23;
     static final int GC_BULK_ROOT_STATIC_VAR = 38;
     static final int GC_PER_HEAP_HISTORY = 204;

@@ -137,4 +137,74 @@ class GcHeapSnapshotTest {
         GcHeapSnapshot s = GcHeapSnapshot.decode(NettraceReader.read(new ByteArrayInputStream(b)));
         assertThatThrownBy(s::refs).isInstanceOf(NettraceFormatException.class).hasMessageContaining("object 0x10 has 3 references");
     }
+
+    /**
+     * The heap walk runs at the end of the snapshot's GC and lists each object where that GC's compaction put it: the
+     * GC's moved ranges (GCBulkMovedObjectRanges, reported before the walk) move every address of the walk back to where
+     * the dump, taken before the GC, has the object; an object in no moved range stayed put. Seen on every build: a
+     * compacting snapshot GC lists most objects at addresses the dump does not hold them at.
+     */
+    @Test
+    void objectsTheSnapshotsGcMovedAreListedWhereTheyWereBeforeIt(@TempDir Path dir) throws IOException {
+        NettraceWriter w = new NettraceWriter();
+        w.metadataBlock(1, P, 1, "", 2).metadataBlock(2, P, 22, "", 0).metadataBlock(3, P, 18, "", 0).metadataBlock(4, P, 19, "", 0)
+                .metadataBlock(5, P, 16, "", 0).metadataBlock(6, P, 17, "", 0).metadataBlock(7, P, 38, "", 0);
+        List<Event> events = new ArrayList<>();
+        // a GC of the session before the snapshot's that moved 0x9000.. to 0x6000..
+        events.add(new Event(1, 1, 100, new Payload().u32(3).u32(0).u32(0).u32(0).u16(0).u64(0).bytes()));
+        events.add(new Event(2, 1, 110, new Payload().u32(0).u32(1).u16(0).u64(0x9000).u64(0x6000).u64(0x100).bytes()));
+        // a root reported before the snapshot's GC moved anything names the object where it is (after the first GC)
+        events.add(new Event(5, 1, 150, new Payload().u32(0).u32(1).u16(0).u64(0x6010).u8(2).u32(0).u64(0x7f10).bytes()));
+        // the snapshot's GC: two heaps' moved ranges (two threads), 0x5000..0x5040 -> 0x3000, 0x6000..0x6100 -> 0x7000
+        events.add(new Event(1, 1, 200, new Payload().u32(4).u32(2).u32(1).u32(0).u16(0).u64(0).bytes()));
+        events.add(new Event(2, 2, 210, new Payload().u32(0).u32(1).u16(0).u64(0x5000).u64(0x3000).u64(0x40).bytes()));
+        events.add(new Event(2, 3, 211, new Payload().u32(1).u32(2).u16(0).u64(0x6000).u64(0x7000).u64(0x100).u64(0x8000).u64(0x8000).u64(0).bytes()));
+        // the walk: 0x3000 (was 0x5000), 0x3038 (was 0x5038), 0x3040 (past the range: stayed), 0x7010 (was 0x6010, and 0x9010 before the first GC)
+        Payload nodes = new Payload().u32(0).u32(4).u16(0);
+        node(nodes, 0x3000, 24, 0xa0, 2);
+        node(nodes, 0x3038, 8, 0xa0, 0);
+        node(nodes, 0x3040, 24, 0xa0, 0);
+        node(nodes, 0x7010, 24, 0xb0, 1);
+        events.add(new Event(3, 2, 300, nodes.bytes()));
+        events.add(new Event(4, 2, 301, new Payload().u32(0).u32(3).u16(0).u64(0x3040).u32(0).u64(0x7010).u32(1).u64(0x3000).u32(0).bytes()));
+        events.add(new Event(5, 2, 302, new Payload().u32(1).u32(1).u16(0).u64(0x7010).u8(2).u32(1).u64(0x7f00).bytes()));
+        events.add(new Event(6, 2, 303, new Payload().u32(0).u32(1).u16(0).u64(0x3000).u64(0x3040).u64(0x7f08).bytes()));
+        events.add(new Event(7, 2, 304, new Payload().u32(1).u64(1).u16(0).u64(0x9100).u64(0x3000).u64(0xa0).u32(0).utf16("s_x").bytes()));
+        // a GC after the walk (a busy process) moves nothing the walk named back
+        events.add(new Event(1, 1, 400, new Payload().u32(5).u32(0).u32(0).u32(0).u16(0).u64(0).bytes()));
+        events.add(new Event(2, 1, 410, new Payload().u32(0).u32(1).u16(0).u64(0x1000).u64(0x3000).u64(0x100).bytes()));
+        GcHeapSnapshot s = GcHeapSnapshot.decode(NettraceReader.read(new ByteArrayInputStream(w.eventBlock(true, events).finish())));
+        assertThat(s.relocatedObjects()).isEqualTo(3);
+        assertThat(s.movedRanges()).isEqualTo(3 + 1); // the zero-length range is dropped; the GC after the walk counts, undoing nothing
+        s.write(dir);
+        assertThat(Files.readAllLines(dir.resolve("live-objects.txt"))).containsExactly(GcHeapSnapshot.LIVE_OBJECTS_HEADER,
+                "0x3040 24 0xa0 ?",
+                "0x5000 24 0xa0 ?",
+                "0x5038 8 0xa0 ?",
+                "0x9010 24 0xb0 ?");
+        assertThat(Files.readAllLines(dir.resolve("refs.txt"))).containsExactly(GcHeapSnapshot.REFS_HEADER,
+                "0x5000: 0x3040 0x9010",
+                "0x9010: 0x5000");
+        assertThat(Files.readAllLines(dir.resolve("roots.txt"))).containsExactly(GcHeapSnapshot.ROOTS_HEADER,
+                "ROOT Handle 0x0 0x7f10 0x9010",
+                "ROOT Handle 0x1 0x7f00 0x9010",
+                GcHeapSnapshot.DEPENDENT_HEADER,
+                "DEPENDENT 0x7f08 0x5000 0x3040",
+                GcHeapSnapshot.STATIC_HEADER,
+                "STATIC 0x9100 0x5000 0xa0 0x0 s_x");
+    }
+
+    @Test
+    void objectsLeftOutAreInNeitherTheListNorTheReferences(@TempDir Path dir) throws IOException {
+        Payload nodes = new Payload().u32(0).u32(2).u16(0);
+        node(nodes, 0x10, 24, 0xa, 1);
+        node(nodes, 0x28, 24, 0xa, 1);
+        byte[] b = new NettraceWriter().metadataBlock(1, P, 18, "", 0).metadataBlock(2, P, 19, "", 0)
+                .eventBlock(true, List.of(new Event(1, 1, 5, nodes.bytes()),
+                        new Event(2, 1, 6, new Payload().u32(0).u32(2).u16(0).u64(0x28).u32(0).u64(0x10).u32(0).bytes()))).finish();
+        GcHeapSnapshot s = GcHeapSnapshot.decode(NettraceReader.read(new ByteArrayInputStream(b)));
+        s.write(dir, java.util.Set.of(0x10L));
+        assertThat(Files.readAllLines(dir.resolve("live-objects.txt"))).containsExactly(GcHeapSnapshot.LIVE_OBJECTS_HEADER, "0x28 24 0xa ?");
+        assertThat(Files.readAllLines(dir.resolve("refs.txt"))).containsExactly(GcHeapSnapshot.REFS_HEADER, "0x28: 0x10");
+    }
 }

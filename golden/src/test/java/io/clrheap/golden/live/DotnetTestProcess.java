@@ -40,7 +40,7 @@ public final class DotnetTestProcess implements AutoCloseable {
     /** How long {@link #close} waits for the process to exit after telling it to, before killing it. */
     public static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
 
-    private final RealRuntime runtime;
+    private final RuntimeBuild runtime;
     private final boolean serverGc;
     private final Process process;
     private final Path stderr;
@@ -53,7 +53,7 @@ public final class DotnetTestProcess implements AutoCloseable {
     private final String runtimeVersion;
     private Integer exitCode;
 
-    private DotnetTestProcess(RealRuntime runtime, boolean serverGc, Process process, Path stderr, List<String> output) {
+    private DotnetTestProcess(RuntimeBuild runtime, boolean serverGc, Process process, Path stderr, List<String> output) {
         this.runtime = runtime;
         this.serverGc = serverGc;
         this.process = process;
@@ -97,6 +97,11 @@ public final class DotnetTestProcess implements AutoCloseable {
      * workstation: {@code DOTNET_gcServer=0}) and waits until it printed {@code READY}, at most {@link #READY_TIMEOUT}.
      */
     public static DotnetTestProcess start(RealRuntime runtime, boolean serverGc) {
+        return start(runtime.build(), serverGc);
+    }
+
+    /** As {@link #start(RealRuntime, boolean)}, on any servicing build. */
+    public static DotnetTestProcess start(RuntimeBuild runtime, boolean serverGc) {
         RealRuntimes.Launch launch = RealRuntimes.launch(runtime, serverGc);
         Path stderr;
         Process process;
@@ -180,7 +185,7 @@ public final class DotnetTestProcess implements AutoCloseable {
         return process.pid();
     }
 
-    public RealRuntime runtime() {
+    public RuntimeBuild runtime() {
         return runtime;
     }
 
@@ -242,6 +247,21 @@ public final class DotnetTestProcess implements AutoCloseable {
     /** The exit code once {@link #close()} ended the process (-1 if it had to be killed), else null. */
     public Integer exitCode() {
         return exitCode;
+    }
+
+    /**
+     * Makes the program busy: a thread of its own allocates without end (millions of objects a second, most of them
+     * garbage, about a thousand a second replacing survivors), so that its heap changes all the time and GCs run. The objects it reported stay
+     * reachable, but may move.
+     */
+    public void startAllocating() {
+        try {
+            OutputStream in = process.getOutputStream();
+            in.write("busy\n".getBytes(StandardCharsets.US_ASCII));
+            in.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot tell " + this + " to allocate", e);
+        }
     }
 
     /** Tells the program to exit (a line on stdin), waits {@link #EXIT_TIMEOUT}, then kills it. */

@@ -35,7 +35,7 @@ import java.util.stream.Stream;
  * race keeps the winner's copy.
  *
  * <p>Layout: {@code npm/NAME-VERSION/} is a package's tarball extracted ({@code package/} of {@code npm pack}'s tarball);
- * {@code programs/KIND-HASH/} the program compiled by mcs (and for 10 the rewritten bundle), keyed by a hash of the
+ * {@code programs/KIND-HASH/} the program compiled by mcs (and for a trimmed single-file build the rewritten bundle), keyed by a hash of the
  * C# source and what it was built against; {@code bundle-extract/} where the single-file hosts extract their native
  * libraries.
  *
@@ -64,7 +64,7 @@ public final class RealRuntimes {
     }
 
     /** How to start our program on a runtime: the command and the environment to set (on top of one without DOTNET_ variables). */
-    public record Launch(RealRuntime runtime, boolean serverGc, List<String> command, Map<String, String> environment, Path workingDirectory) {
+    public record Launch(RuntimeBuild build, boolean serverGc, List<String> command, Map<String, String> environment, Path workingDirectory) {
 
         /** A process builder for it: the inherited environment without DOTNET_/COMPlus_/CORECLR_ variables, plus ours. */
         public ProcessBuilder processBuilder() {
@@ -108,6 +108,11 @@ public final class RealRuntimes {
 
     /** How to start our program on {@code runtime}, fetching and compiling what is not in the cache yet (or skipping). */
     public static Launch launch(RealRuntime runtime, boolean serverGc) {
+        return launch(runtime.build(), serverGc);
+    }
+
+    /** How to start our program on {@code runtime}, fetching and compiling what is not in the cache yet (or skipping). */
+    public static Launch launch(RuntimeBuild runtime, boolean serverGc) {
         if ("1".equals(System.getenv(SKIP_VARIABLE)) && !required()) {
             throw unavailable(SKIP_VARIABLE + "=1: not starting a real " + runtime + " process");
         }
@@ -137,7 +142,7 @@ public final class RealRuntimes {
     }
 
     /** The runtime's host executable inside its extracted package. */
-    public static Path host(RealRuntime runtime) {
+    public static Path host(RuntimeBuild runtime) {
         Path host = packageFolder(runtime.npmPackage()).resolve(runtime.host());
         if (!Files.isExecutable(host)) {
             throw new IllegalStateException(runtime + ": " + host + " is missing or not executable");
@@ -227,18 +232,19 @@ public final class RealRuntimes {
     }
 
     /**
-     * A copy of 10.0's single-file host whose main assembly ({@code azmcp.dll}) is our program, compiled with
-     * {@code mcs -nostdlib} against the .NET Core 2.0 CoreLib (mcs cannot read 10.0's; the program binds to it at run time).
+     * A copy of a trimmed single-file host whose main assembly ({@code azmcp.dll}) is our program, compiled with
+     * {@code mcs -nostdlib} against the .NET Core 2.0 CoreLib (mcs cannot read 10.0's; the program binds to the
+     * runtime's at run time).
      */
-    public static synchronized Path bundleWithProgram(RealRuntime runtime) {
+    public static synchronized Path bundleWithProgram(RuntimeBuild runtime) {
         byte[] source = programSource();
-        Path target = cacheDirectory().resolve("programs").resolve(runtime.id() + "-" + hash(source, runtime.npmPackage(), runtime.host()));
+        Path target = cacheDirectory().resolve("programs").resolve("bundle-" + runtime.id() + "-" + hash(source, runtime.npmPackage(), runtime.host()));
         Path rewritten = target.resolve(Path.of(runtime.host()).getFileName().toString());
         if (!Files.isRegularFile(rewritten)) {
             Path mcs = mcs(); // first: without mcs there is no point fetching the runtime
             Path bundle = host(runtime);
             String assembly = bundle.getFileName() + ".dll";
-            Path corelib = packageFolder(RealRuntime.NET10_COMPILE_REFERENCE).resolve(RealRuntime.NET10_COMPILE_REFERENCE_PATH);
+            Path corelib = packageFolder(RuntimeBuild.COMPILE_REFERENCE).resolve(RuntimeBuild.COMPILE_REFERENCE_PATH);
             build(target, work -> {
                 Path program = work.resolve("program").resolve(assembly); // the assembly's name must be the one the bundle expects
                 Files.createDirectories(program.getParent());

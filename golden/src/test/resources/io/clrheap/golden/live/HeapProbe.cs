@@ -13,12 +13,18 @@
 //   OBJ label 0xaddress 0xmethodtable size type generation
 //   READY
 // size is BaseSize + component count x component size, unaligned: what a heap walker reports (an empty string 22).
-// generation is GC.GetGeneration (2147483647 for an object in a frozen segment, such as a string literal).
+// generation is GC.GetGeneration (2147483647 for an object in a frozen segment, such as a string literal), -1 where
+// the runtime's CoreLib was trimmed without it.
 //
 // The same source runs as a startup hook (8 and 9: compiled against Mono's mscorlib, which forwards to
 // System.Private.CoreLib) and as the main program of a single-file bundle (10: compiled with -nostdlib against the
 // .NET Core 2.0 System.Private.CoreLib). So it uses only what CoreLib 2.0 has, reaches newer APIs by reflection, and
 // does its I/O through libc.
+//
+// Trimmed CoreLibs (single-file azmcp) lack different members from build to build (GC.GetGeneration in 9.0.7 and
+// 10.0.5, String.Concat(object, object) in 9.0.11 and 10.0.0): the JIT throws MissingMethodException when it compiles
+// a method that calls a missing one, so such calls sit in small methods of their own (Try*), called inside try/catch,
+// and strings are joined by Cat (String.Concat(string, string) is in every build).
 
 using System;
 using System.Collections.Generic;
@@ -43,8 +49,8 @@ public struct ProbePoint
 
 public static unsafe class HeapProbe
 {
-    [DllImport("libc.so.6")] static extern IntPtr write(int fd, byte* buffer, IntPtr count);
-    [DllImport("libc.so.6")] static extern IntPtr read(int fd, byte* buffer, IntPtr count);
+    [DllImport("libc.so.6")] static extern long write(int fd, byte* buffer, long count); // size_t and ssize_t are 64-bit on x64
+    [DllImport("libc.so.6")] static extern long read(int fd, byte* buffer, long count);
     [DllImport("libc.so.6")] static extern int getpid();
     [DllImport("libc.so.6")] static extern void _exit(int status);
 
@@ -54,6 +60,7 @@ public static unsafe class HeapProbe
     static object[] objects;
     static string[] labels;
     static string[] types;
+    static int[] generations;
     static int count;
     static long[] addresses;
     static GCHandle pinHandle;
@@ -73,6 +80,7 @@ public static unsafe class HeapProbe
         objects = new object[SmallObjects + 100];
         labels = new string[SmallObjects + 100];
         types = new string[SmallObjects + 100];
+        generations = new int[SmallObjects + 100];
         addresses = new long[SmallObjects + 100];
 
         // old objects: allocated first, then promoted to gen2 by full blocking GCs
@@ -123,7 +131,14 @@ public static unsafe class HeapProbe
         young.Next = second;
         young.Name = "young node";
         Keep("young.node", young);
-        object poh = PinnedObjectHeapArray(64);
+        object poh = null;
+        try
+        {
+            poh = PinnedObjectHeapArray(64);
+        }
+        catch (Exception)
+        {
+        }
         if (poh != null) Keep("poh.bytes.64", poh);
         ProbeNode chain = null;
         for (int i = 0; i < SmallObjects; i++)
@@ -145,21 +160,31 @@ public static unsafe class HeapProbe
                     o = new object[] { chain };
                     break;
             }
-            Keep("small." + i, o);
+            Keep(Cat("small.", Decimal(i)), o);
         }
 
         // everything that allocates happens before the addresses are read
-        for (int i = 0; i < count; i++) types[i] = objects[i].GetType().FullName;
-        string runtime = typeof(object).Assembly.GetName().Version.ToString();
-        List<string> config = GcConfiguration();
-        int server = IsServerGC(config); // -1: cannot tell
-        int heaps = HeapCount(config, server);
+        for (int i = 0; i < count; i++) types[i] = TypeName(objects[i]);
+        for (int i = 0; i < count; i++) generations[i] = Generation(objects[i]);
+        string runtime = RuntimeVersion();
+        List<string> config = new List<string>();
+        int server = -1; // cannot tell
+        int heaps = 0;
+        try
+        {
+            config = GcConfiguration();
+            server = IsServerGC(config);
+            heaps = HeapCount(config, server);
+        }
+        catch (Exception)
+        {
+        }
 
-        Line("PID ", getpid().ToString());
+        Line("PID ", Decimal(getpid()));
         Line("RUNTIME ", runtime);
         Line("GC ", server == 1 ? "server" : server == 0 ? "workstation" : "unknown");
         for (int i = 0; i < config.Count; i++) Line("GCCONFIG ", config[i]);
-        if (heaps > 0) Line("HEAPS ", heaps.ToString());
+        if (heaps > 0) Line("HEAPS ", Decimal(heaps));
         Flush();
 
         // from here on nothing allocates, so no GC moves what was read before it is printed
@@ -167,9 +192,9 @@ public static unsafe class HeapProbe
         {
             object o = objects[i];
             TypedReference tr = __makeref(o);
-            long address = (long) **(IntPtr**) &tr;
+            long address = **(long**) &tr; // not (long) IntPtr: op_Explicit is trimmed from 9.0.11
             addresses[i] = address;
-            long mt = (long) *(IntPtr*) address;
+            long mt = *(long*) address;
             uint flags = *(uint*) mt;
             uint baseSize = *(uint*) (mt + 4);
             long size = baseSize;
@@ -190,7 +215,7 @@ public static unsafe class HeapProbe
             Append(" ");
             Append(types[i]);
             Append(" ");
-            AppendDecimal(GC.GetGeneration(o));
+            AppendDecimal(generations[i]);
             Append("\n");
             if (outputLength > output.Length - 4096) Flush();
         }
@@ -199,7 +224,7 @@ public static unsafe class HeapProbe
         {
             object o = objects[i];
             TypedReference tr = __makeref(o);
-            if ((long) **(IntPtr**) &tr != addresses[i])
+            if (**(long**) &tr != addresses[i])
             {
                 Append("MOVED ");
                 Append(labels[i]);
@@ -211,14 +236,63 @@ public static unsafe class HeapProbe
         Append("READY\n");
         Flush();
 
-        // wait for a line (or end of file) on stdin, then end the process
+        // wait for a line (or end of file) on stdin, then end the process; the line "busy" instead starts a thread that
+        // allocates without end (a busy process: its heap changes all the time), and the program waits on
         byte* one = stackalloc byte[1];
+        bool lineStart = true;
+        bool busy = false;
         while (true)
         {
-            long got = (long) read(0, one, (IntPtr) 1);
-            if (got <= 0 || *one == (byte) '\n') break;
+            long got = read(0, one, 1);
+            if (got <= 0) break;
+            if (*one == (byte) '\n')
+            {
+                if (!busy) break;
+                try
+                {
+                    StartChurning();
+                }
+                catch (Exception)
+                {
+                }
+                busy = false;
+                lineStart = true;
+                continue;
+            }
+            if (lineStart && *one == (byte) 'b') busy = true;
+            lineStart = false;
         }
         GC.KeepAlive(objects);
+    }
+
+    static object[] churn;
+    static long churned;
+    static MethodInfo sleep;
+
+    // on a thread-pool thread (Thread itself is internal in the .NET Core 2.0 CoreLib the bundle's program compiles against)
+    static void StartChurning()
+    {
+        churn = new object[20000];
+        Type thread = typeof(object).Assembly.GetType("System.Threading.Thread");
+        sleep = thread == null ? null : thread.GetMethod("Sleep", BindingFlags.Public | BindingFlags.Static, null, new Type[] { typeof(int) }, null);
+        System.Threading.Tasks.Task.Run((Action) Churn);
+    }
+
+    // drops garbage all the time (millions of objects a second: many gen0 GCs) and replaces a survivor now and then
+    // (every 4,096th object, after which it sleeps a millisecond: about a thousand a second), as a busy server might
+    static void Churn()
+    {
+        object[] pause = { 1 };
+        for (long i = 0; ; i++)
+        {
+            object garbage = (i & 1) == 0 ? (object) new byte[(int) (i % 200) + 8] : (object) new object[4];
+            if ((i & 4095) == 0)
+            {
+                churn[(int) ((i >> 12) % churn.Length)] = new ProbeNode();
+                if (sleep != null) sleep.Invoke(null, pause);
+            }
+            churned = i;
+        }
     }
 
     // ends the process the orderly way (the runtime removes its diagnostics socket), when Environment.Exit is there
@@ -235,6 +309,81 @@ public static unsafe class HeapProbe
         {
         }
         _exit(0);
+    }
+
+    // Type.FullName, or "?" where the trimmed CoreLib lacks it
+    static string TypeName(object o)
+    {
+        try
+        {
+            return TryTypeName(o);
+        }
+        catch (Exception)
+        {
+            return "?";
+        }
+    }
+
+    static string TryTypeName(object o)
+    {
+        return o.GetType().FullName;
+    }
+
+    // GC.GetGeneration, or -1 where the trimmed CoreLib lacks it
+    static int Generation(object o)
+    {
+        try
+        {
+            return TryGeneration(o);
+        }
+        catch (Exception)
+        {
+            return -1;
+        }
+    }
+
+    static int TryGeneration(object o)
+    {
+        return GC.GetGeneration(o);
+    }
+
+    // System.Private.CoreLib's assembly version, or "unknown"
+    static string RuntimeVersion()
+    {
+        try
+        {
+            return TryRuntimeVersion();
+        }
+        catch (Exception)
+        {
+            return "unknown";
+        }
+    }
+
+    static string TryRuntimeVersion()
+    {
+        return typeof(object).Assembly.GetName().Version.ToString();
+    }
+
+    static string Cat(string a, string b)
+    {
+        return string.Concat(a, b);
+    }
+
+    // a non-negative number in decimal, without Int32.ToString (formatting may be trimmed)
+    static string Decimal(long value)
+    {
+        if (value == 0) return "0";
+        string digits = "";
+        string[] names = { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9" };
+        bool negative = value < 0;
+        if (negative) value = -value;
+        while (value > 0)
+        {
+            digits = Cat(names[value % 10], digits);
+            value /= 10;
+        }
+        return negative ? Cat("-", digits) : digits;
     }
 
     static void FullGC()
@@ -275,7 +424,7 @@ public static unsafe class HeapProbe
             IEnumerable<KeyValuePair<string, object>> variables = (IEnumerable<KeyValuePair<string, object>>) method.Invoke(null, null);
             foreach (KeyValuePair<string, object> variable in variables)
             {
-                lines.Add(string.Concat(variable.Key, " ", variable.Value == null ? "null" : variable.Value.ToString()));
+                lines.Add(Cat(Cat(variable.Key, " "), variable.Value == null ? "null" : variable.Value.ToString()));
             }
         }
         catch (Exception)
@@ -374,7 +523,7 @@ public static unsafe class HeapProbe
             int done = 0;
             while (done < outputLength)
             {
-                long wrote = (long) write(1, start + done, (IntPtr) (outputLength - done));
+                long wrote = write(1, start + done, outputLength - done);
                 if (wrote <= 0) _exit(3);
                 done += (int) wrote;
             }

@@ -1,0 +1,82 @@
+package io.clrheap.golden.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.cli.ClrheapCommand;
+import io.clrheap.cli.ClrheapCommand.Outcome;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Each major's oldest and newest servicing build that npm ships ({@link RuntimeBuild#oldestAndNewestOfEachMajor()}:
+ * 8.0.20, 8.0.30, 9.0.1, 9.0.11, 10.0.0, 10.0.11), workstation and server GC (2 heaps), each running HeapProbe.cs:
+ * one process per case serves every check. Walked live ({@code walk --pid}), the target is described with its exact
+ * build, every object the program reported about itself is walked with its MethodTable and size, and {@code --verify}
+ * finds nothing; then {@code clrheap capture} records it, {@code golden check} finds every object of the runtime's own
+ * list in the walk of the dump, and the dump's walk names the build and verifies clean too.
+ */
+class RealBuildsTest {
+
+    static Stream<Arguments> cases() {
+        List<Arguments> cases = new ArrayList<>();
+        for (RuntimeBuild build : RuntimeBuild.oldestAndNewestOfEachMajor()) {
+            cases.add(Arguments.of(build, false));
+            cases.add(Arguments.of(build, true));
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} server GC {1}")
+    @MethodSource("cases")
+    void walkedLiveAndFromItsCaptureAsTheProgramAndTheRuntimeSay(RuntimeBuild build, boolean serverGc, @TempDir Path tmp) throws Exception {
+        long t0 = System.nanoTime();
+        String gc = serverGc ? "server" : "workstation";
+        String named = ".NET " + build.version() + ", " + gc + " GC"; // the comma: 10.0.1 is not 10.0.11
+        try (DotnetTestProcess process = DotnetTestProcess.start(build, serverGc)) {
+            long started = System.nanoTime();
+            String pid = Long.toString(process.pid());
+            assertThat(process.runtimeVersion()).as("the CoreLib that runs the program").isEqualTo(build.major() + ".0.0.0");
+
+            // live: every object the program reported, as it reported it
+            Outcome objects = ClrheapCommand.run("walk", "--pid", pid, "--objects");
+            assertThat(objects.exitCode()).as(objects.err()).isZero();
+            assertThat(objects.err()).contains("process " + pid, named, (serverGc ? 2 : 1) + " heap");
+            Map<Long, long[]> walked = new HashMap<>();
+            for (String line : objects.out().lines().skip(1).toList()) {
+                String[] f = line.split("\t");
+                walked.put(Long.decode(f[0]), new long[] {Long.decode(f[1]), Long.parseLong(f[2])});
+            }
+            for (ReportedObject o : process.objects()) {
+                assertThat(walked.get(o.address())).as("%s (%s) at 0x%x", o.label(), o.type(), o.address()).containsExactly(o.methodTable(), o.size());
+            }
+            Outcome verify = ClrheapCommand.run("walk", "--pid", pid, "--verify");
+            assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
+            assertThat(verify.out()).contains(String.format(Locale.ROOT, "%,d objects walked, 0 problems", walked.size()));
+            long live = System.nanoTime();
+
+            // captured: the runtime's own list of live objects against the walk of the dump
+            Path out = tmp.resolve(build.id() + "-" + gc);
+            Outcome capture = ClrheapCommand.run("capture", "--pid", pid, "--out", out.toString(), "--xz-preset", "0", "-q");
+            assertThat(capture.exitCode()).as(capture.out() + capture.err()).isZero();
+            long captured = System.nanoTime();
+            Outcome check = ClrheapCommand.run("golden", "check", out.toString());
+            assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
+            Outcome dumpVerify = ClrheapCommand.run("walk", out.resolve("core.xz").toString(), "--verify");
+            assertThat(dumpVerify.exitCode()).as(dumpVerify.out() + dumpVerify.err()).isZero();
+            assertThat(dumpVerify.err()).contains(named, (serverGc ? 2 : 1) + " heap");
+            assertThat(dumpVerify.out()).containsPattern("[\\d,]+ objects walked, 0 problems");
+            long end = System.nanoTime();
+            System.out.printf(Locale.ROOT, "RealBuildsTest %s %s GC: %.1f s (start %.1f, live walks %.1f, capture %.1f, dump check and verify %.1f)%n",
+                    build.id(), gc, (end - t0) / 1e9, (started - t0) / 1e9, (live - started) / 1e9, (captured - live) / 1e9, (end - captured) / 1e9);
+        }
+    }
+}
