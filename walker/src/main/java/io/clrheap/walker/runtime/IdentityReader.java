@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * A dump that holds none of them (a {@code createdump --withheap} dump of a self-contained app leaves the module's data
  * out) has no identity: the build is then narrowed by the length of its {@code g_dacTable} ({@link BuildChooser}).
  */
-final class IdentityReader {
+public final class IdentityReader {
 
     /** The writable data of libcoreclr.so is about 160 KB, that of a single-file host about 230 KB: far less than this. */
     private static final long MAX_SCAN = 32L << 20;
@@ -41,7 +41,7 @@ final class IdentityReader {
     private static final Pattern FRAMEWORK_FOLDER = Pattern.compile("/Microsoft\\.NETCore\\.App/([0-9]{1,5}\\.[0-9]{1,5}\\.[0-9]{1,5})/[^/]+$");
 
     /** An identity and where it was read, e.g. {@code the @(#)Version string of libcoreclr.so at 0x7f…}. */
-    record Found(BuildIdentity identity, String source) {
+    public record Found(BuildIdentity identity, String source) {
     }
 
     private IdentityReader() {

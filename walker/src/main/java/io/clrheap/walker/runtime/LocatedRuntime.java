@@ -13,7 +13,8 @@ import java.util.function.Function;
  * @param mappings the module's file mappings (NT_FILE entries of its path), in the dump's order
  * @param exports  export name → address, empty when not exported or unreadable
  */
-public record LocatedRuntime(RuntimeModule module, List<MappedFile> mappings, Function<String, Optional<Long>> exports) {
+public record LocatedRuntime(RuntimeModule module, List<MappedFile> mappings, Function<String, Optional<Long>> exports,
+                             Optional<IdentityReader.Found> identity) {
 
     public LocatedRuntime {
         mappings = List.copyOf(mappings);

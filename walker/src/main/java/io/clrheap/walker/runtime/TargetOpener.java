@@ -69,7 +69,9 @@ public final class TargetOpener {
             Optional<IdentityReader.Found> identity = IdentityReader.read(memory, module, Optional.of(located.symbols()), exports, profiles);
             BuildChooser.Choice choice = new BuildChooser(profiles).choose(identity, java.util.OptionalInt.of(module.dacTableLength()),
                     Optional.empty(), module.fileName());
-            return finish(memory, module, choice, exports);
+            List<io.clrheap.memory.MemoryRange> ranges = files.stream().filter(f -> f.path().equals(module.path()) && f.end() > f.start())
+                    .map(f -> new io.clrheap.memory.MemoryRange(f.start(), f.end() - f.start())).toList();
+            return finish(memory, module, choice, exports, ranges);
         } catch (java.io.UncheckedIOException e) {
             // a symbol table that is there but corrupt (ElfDynamicSymbols wraps its ModuleFormatException)
             if (e.getCause() instanceof io.clrheap.walker.symbols.ModuleFormatException bad) {
@@ -91,13 +93,15 @@ public final class TargetOpener {
             Located located = locateRuntimeModule(memory, files, moduleFile);
             RuntimeModule module = located.module();
             List<MappedFile> mappings = files.stream().filter(f -> f.path().equals(module.path())).toList();
+            ModuleExports exports = name -> located.symbols().lookup(name).map(DynamicSymbol::address);
+            Optional<IdentityReader.Found> identity = IdentityReader.read(memory, module, Optional.of(located.symbols()), exports, profiles);
             return new LocatedRuntime(module, mappings, name -> {
                 try {
                     return located.symbols().lookup(name).map(DynamicSymbol::address);
                 } catch (MissingMemoryException | java.io.UncheckedIOException e) {
                     return Optional.empty();
                 }
-            });
+            }, identity);
         } catch (java.io.UncheckedIOException e) {
             if (e.getCause() instanceof io.clrheap.walker.symbols.ModuleFormatException bad) {
                 throw new TargetException(TargetException.Kind.INCONSISTENT, "the runtime module's symbol tables are corrupt: " + bad.getMessage(), bad);
@@ -140,22 +144,58 @@ public final class TargetOpener {
         BuildChooser.Choice choice = new BuildChooser(profiles).choose(identity, java.util.OptionalInt.empty(), contracts, located.module().fileName());
         RuntimeModule module = new RuntimeModule(located.module().name(), located.module().base(), located.dacTable(),
                 choice.build().dacTable().length(), "dump memory (PE exports)");
-        return finish(memory, module, choice, exports);
+        return finish(memory, module, choice, exports, List.of(new io.clrheap.memory.MemoryRange(located.module().base(), located.module().size())));
     }
 
-    private Target finish(Memory memory, RuntimeModule module, BuildChooser.Choice choice, ModuleExports exports) throws TargetException {
+    private Target finish(Memory memory, RuntimeModule module, BuildChooser.Choice choice, ModuleExports exports,
+                          List<io.clrheap.memory.MemoryRange> moduleRanges) throws TargetException {
         GcFlavor gc = heapType(memory, module, choice.build());
+        new BuildChooser(profiles).requireOneLayout(choice, gc, module.fileName());
         RuntimeLayout layout = profiles.load(choice.version(), gc, choice.build().version());
         String layoutSource = choice.layoutSource();
         Target target = new Target(memory, module, choice.build(), choice.versionText(), choice.versionSource(), layout,
                 new ViewFactory(layout), choice.identity(), layoutSource);
         int checks = new TargetValidation(target, exports).check();
         if (choice.nearest()) {
-            // another build's layout: said so, with what validated it
+            // another build's layout: every g_dacTable index the walk reads must hold its entry's shape on this dump
+            checks += shapesHold(memory, module, target, exports, moduleRanges);
             target = new Target(memory, module, choice.build(), choice.versionText(), choice.versionSource(), layout,
                     target.views(), choice.identity(), layoutSource + ", validated on the dump: " + checks + " checks");
         }
         return target;
+    }
+
+    /**
+     * Checks each g_dacTable index of the target's layout by the shape of what it points at (docs/reference/discovery.md
+     * section 4); returns how many held.
+     *
+     * @throws TargetException (UNSUPPORTED_BUILD) naming the first entry that does not hold
+     */
+    private int shapesHold(Memory memory, RuntimeModule module, Target target, ModuleExports exports,
+                           List<io.clrheap.memory.MemoryRange> moduleRanges) throws TargetException {
+        Map<String, Long> globals = Map.of();
+        try {
+            Optional<Long> descriptor = exports.address(CONTRACT_DESCRIPTOR);
+            if (descriptor.isPresent() && target.layout().findType("ContractDescriptor").isPresent()) {
+                globals = io.clrheap.walker.runtime.shape.ContractDescriptorGlobals.read(memory, descriptor.get(), target.layout()).orElse(Map.of());
+            }
+        } catch (MissingMemoryException e) {
+            // no descriptor to compare with: the shapes alone decide
+        }
+        var input = new io.clrheap.walker.runtime.shape.ShapeInput(memory, module.fileName(), module.base(), moduleRanges,
+                module.dacTable(), module.dacTableLength(), profiles.load(target.layout().version(), GcFlavor.WORKSTATION, target.build().version()), globals);
+        Map<String, Integer> indexes = new LinkedHashMap<>();
+        target.build().dacTable().entries().values().forEach(e -> indexes.put(e.name(), e.index()));
+        var validation = new io.clrheap.walker.runtime.shape.DacTableShapes(input, Optional.of(target.build())).validate(indexes);
+        if (!validation.holds()) {
+            var first = validation.failures().isEmpty() ? validation.checks().stream().filter(c -> !c.holds()).findFirst().orElseThrow()
+                    : validation.failures().getFirst();
+            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
+                    "the %s layout (%s; the dump's build %s, identified by %s) does not fit this dump: g_dacTable entry %s; "
+                            + "`clrheap derive-profile` derives this build's own layout from a dump or process of it",
+                    target.layout().describe(), target.layoutSource(), target.version(), target.versionSource(), first));
+        }
+        return validation.checks().size();
     }
 
     private record Located(RuntimeModule module, ElfDynamicSymbols symbols) {

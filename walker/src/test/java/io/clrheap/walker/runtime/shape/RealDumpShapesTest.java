@@ -214,8 +214,8 @@ class RealDumpShapesTest {
         DumpImage image = image("net8-svr");
         DerivedBuild derived = new BuildDeriver(PROFILES).derive(image.memory(), image.runtime());
         RuntimeLayout layout = PROFILES.load(RuntimeVersion.NET8, GcFlavor.WORKSTATION);
-        RuntimeBuild fake = new RuntimeBuild("8.0.27", new io.clrheap.layout.DacTable(156, moved(profileBuild(layout, "8.0.30"), "Module__vtAddr", -1)),
-                profileBuild(layout, "8.0.30").provenance());
+        RuntimeBuild fake = new RuntimeBuild("8.0.27", "", "", new io.clrheap.layout.DacTable(156, moved(profileBuild(layout, "8.0.30"), "Module__vtAddr", -1)),
+                profileBuild(layout, "8.0.30").provenance(), "");
         List<String> drift = derived.table().driftFrom(fake);
         assertThat(drift).contains("157 entries against 8.0.27's 156 (+1)", "moved by +1: Module__vtAddr 103 -> 104",
                 "1 entry added between g_pPredefinedArrayTypes (58) and Module__vtAddr (104)", "the shifts account for the whole difference in length");
