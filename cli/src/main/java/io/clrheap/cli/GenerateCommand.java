@@ -144,12 +144,13 @@ final class GenerateCommand implements Callable<Integer> {
         if (checkDac != null && !written.contains(FixtureFormat.ELF) && !written.contains(FixtureFormat.BUNDLE)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac needs an ELF core or a bundle (--format elf or bundle)");
         }
+        // runtimes as builds: net9 and 9.0.1 are one, 9.0.1 and 9.0.7 two (a DAC reads one build)
         long runtimesInBatch = selection.fixtures().stream().map(s -> s.runtimeChoice().buildVersion(io.clrheap.layout.profile.ProfileLoader.builtIn()))
                 .distinct().count();
         if (checkDac != null && !checkDac.isEmpty() && runtimesInBatch > 1) {
             // a DAC reads one runtime build: given to every runtime of the batch it would fail the others as disagreements
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac " + checkDac + " is one runtime's DAC, and the batch has "
-                    + runtimesInBatch + " runtime builds: give one --runtime with it, or --check-dac alone to find each build's DAC");
+                    + runtimesInBatch + " runtimes: give one --runtime with it, or --check-dac alone to find each runtime's DAC");
         }
         return new FixtureBatch(written, out, force, checkDac, quiet).run(selection.fixtures(), stdout, err);
     }
