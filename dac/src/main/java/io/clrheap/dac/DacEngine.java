@@ -66,9 +66,15 @@ public final class DacEngine {
         return build;
     }
 
-    /** Refuses a DAC of another build than the dump's runtime, naming both. */
+    /**
+     * Refuses a DAC of another build than the dump's runtime, naming both. A dump that does not say its build (no version
+     * string) is of one of the known builds that share its layout ({@code 9.0.1, 9.0.5 or 9.0.7}): the DAC of any of
+     * them is taken.
+     */
     public void requireBuildOf(Target target) throws DacException {
-        if (!build.runtimeVersion().equals(target.version())) {
+        boolean said = target.identity().isPresent();
+        List<String> builds = said ? List.of(target.version()) : List.of(target.version().split(", | or "));
+        if (!builds.contains(build.runtimeVersion())) {
             throw new DacException("the DAC " + path + " is .NET " + build + ", the dump's runtime is .NET " + target.version()
                     + " (" + target.module().fileName() + "): a DAC reads only dumps of its own build; use the "
                     + "libmscordaccore.so of .NET " + target.version());
