@@ -159,7 +159,7 @@ class RealDumpCommandLineTest {
         Outcome r = run("walk", RealDump.root().resolve("net8-nomodule/core.xz").toString(), "--module", binary.toString(),
                 "--names", names.toString(), "--stat");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.err()).contains(".NET 8.0.30, workstation GC");
+        assertThat(r.err()).contains(".NET 8.0.30 (8.0.3026.36720, commit a83db3e0eb2d), workstation GC");
         assertThat(r.out()).contains("Node", "Free").containsPattern("Total [0-9,]+ objects");
         for (RealDump.LiveObject o : readLive("net8-nomodule")) {
             assertThat(r.out()).contains(String.format("%012x", o.mt()));
