@@ -71,7 +71,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
         }
         Scenario scenario = Scenario.defaultScenario(runtime.runtime, runtime.gc);
-        stdout.printf("Scenario '%s' on %s, %s GC: %s.%n%n", scenario.name(), scenario.runtime().shortName(), scenario.gc().id(), scenario.description());
+        stdout.printf("Scenario '%s' on %s, %s GC: %s.%n%n", scenario.name(), scenario.runtimeName(), scenario.gc().id(), scenario.description());
         var refusal = GenerateCommand.check("demo", scenario, EnumSet.allOf(FixtureFormat.class), out, force, err);
         if (refusal.isPresent()) {
             err.println(refusal.get());

@@ -4,7 +4,7 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.RuntimeBuilder;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.layout.GcFlavor;
-import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.RuntimeChoice;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.runtime.Target;
@@ -44,18 +44,18 @@ record EmulatedTarget(EmulatedRuntime process, DumpSession session, NativeCalls 
      * Builds {@code scenario} (a built-in name or a JSON file) on {@code runtime} and {@code gc} (null: the scenario's
      * own) and opens it; {@code inProcess} reads it through a native-call session. {@code note} gets the progress line.
      */
-    static EmulatedTarget open(String scenario, RuntimeVersion runtime, GcFlavor gc, boolean inProcess, Consumer<String> note)
+    static EmulatedTarget open(String scenario, RuntimeChoice runtime, GcFlavor gc, boolean inProcess, Consumer<String> note)
             throws Unavailable, IOException {
         EmulatedRuntime process;
         try {
             Scenario s = ScenarioOption.resolve(scenario);
-            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
+            s = s.on(runtime == null ? s.runtimeChoice() : runtime, gc == null ? s.gc() : gc);
             io.clrheap.emulator.BuildEstimate estimate = io.clrheap.emulator.BuildEstimate.of(s);
             var refusal = BuildCheck.check("--emulate", s, estimate, BuildCheck.needs(estimate, 1, 0, "", null), false, null);
             if (refusal.isPresent()) {
                 throw new Unavailable(refusal.get().replaceFirst("^clrheap --emulate: ", "--emulate " + scenario + ": "));
             }
-            note.accept(String.format(Locale.ROOT, "building %s (%s, %s GC) ...", s.name(), s.runtime().shortName(), s.gc().id()));
+            note.accept(String.format(Locale.ROOT, "building %s (%s, %s GC) ...", s.name(), s.runtimeName(), s.gc().id()));
             process = new RuntimeBuilder().build(s);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new Unavailable("--emulate " + scenario + ": " + e.getMessage());

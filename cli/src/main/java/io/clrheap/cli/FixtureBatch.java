@@ -49,7 +49,7 @@ record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, Stri
                 System.gc();
             }
             Scenario s = fixtures.get(i);
-            String label = String.format(Locale.ROOT, "[%d/%d] %s %s %s", i + 1, fixtures.size(), s.name(), s.runtime().shortName(), s.gc().id());
+            String label = String.format(Locale.ROOT, "[%d/%d] %s %s %s", i + 1, fixtures.size(), s.name(), s.runtimeName(), s.gc().id());
             FixtureOutcome outcome = one(s, label, held, stdout, err);
             outcomes.add(outcome);
             if (outcome.built()) {

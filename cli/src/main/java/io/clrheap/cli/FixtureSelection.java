@@ -4,6 +4,8 @@ import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.fixture.FixtureName;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.layout.profile.RuntimeChoice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -28,17 +30,20 @@ record FixtureSelection(List<Scenario> fixtures) {
      * server GC fixtures only, as workstation GC has one heap; a selection without a server GC fixture takes it as one
      * scenario did before (so workstation with more than one heap is refused). {@code seed} (when given) goes to all.
      *
-     * @param runtimes {@code all}, or runtimes as {@code --runtime} takes them; empty for each scenario's own
+     * @param runtimes {@code all} (the three versions, each its reference build), or runtimes as {@code --runtime} takes
+     *                 them (a version, or an exact build: {@code 9.0.7}); empty for each scenario's own
      * @param gcs      {@code all}, or GC flavours as {@code --gc} takes them; empty for each scenario's own
      * @throws IllegalArgumentException (bad usage) for an unknown runtime or GC, heaps the scenario cannot have, or two
      *                                  fixtures that would be written under one name
      */
     static FixtureSelection of(List<Scenario> scenarios, List<String> runtimes, List<String> gcs, Integer heaps, Long seed) {
-        List<RuntimeVersion> rs = choices(runtimes, RuntimeVersion.values(), RuntimeVersion::parse);
+        ProfileLoader profiles = ProfileLoader.builtIn();
+        List<RuntimeChoice> rs = choices(runtimes, Arrays.stream(RuntimeVersion.values()).map(RuntimeChoice::of).toArray(RuntimeChoice[]::new),
+                v -> RuntimeChoice.parse(v, profiles));
         List<GcFlavor> gs = choices(gcs, GcFlavor.values(), GcFlavor::parse);
         List<Scenario> fixtures = new ArrayList<>();
         for (Scenario s : scenarios) {
-            for (RuntimeVersion r : rs.isEmpty() ? List.of(s.runtime()) : rs) {
+            for (RuntimeChoice r : rs.isEmpty() ? List.of(s.runtimeChoice()) : rs) {
                 for (GcFlavor g : gs.isEmpty() ? List.of(s.gc()) : gs) {
                     fixtures.add(s.on(r, g));
                 }

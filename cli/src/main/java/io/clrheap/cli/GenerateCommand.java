@@ -30,6 +30,7 @@ import picocli.CommandLine.Option;
             "flavour (one JVM builds them all, one after the other) and write it as fixture",
             "files real tools open, with the answer key written from what the emulator",
             "placed, named SCENARIO-RUNTIME-GC: DIR/default-net9-server.core (ELF core),",
+            "default-9.0.7-server.core for an exact build (--runtime 9.0.7),",
             ".dmp (minidump, Windows x64), .clrheap.tar.xz (fixture bundle) and .answer/.",
             "Each written file is read back with the walker and compared with its answer key.",
             "Progress on stderr ([3/12] every-edge net9 server: ...), what was written on",
@@ -42,6 +43,7 @@ import picocli.CommandLine.Option;
             "  ./clrheap generate --scenario every-edge --runtime net10 --gc workstation --out fixtures/",
             "  ./clrheap generate --scenario all --runtime all --gc all --format bundle --out fixtures/",
             "  ./clrheap generate --scenario default,every-edge --runtime net8,net9 --gc all --out fixtures/",
+            "  ./clrheap generate --scenario default --runtime 9.0.7,10.0.11 --out fixtures/   (default-9.0.7-server.* ...)",
             "  ./clrheap generate --scenario my-scenario.json --heaps 8 --seed 7 --out fixtures/",
             "  ./clrheap generate --scenario default --runtime net9 --out fixtures/ --check-dac ~/dotnet/shared/Microsoft.NETCore.App/9.0.1",
             "",
@@ -66,8 +68,10 @@ final class GenerateCommand implements Callable<Integer> {
                     + "built-in scenario but large and scale-64. Repeatable, or comma-separated.")
     List<String> scenarios;
 
-    @Option(names = "--runtime", split = ",", paramLabel = "all|net8|net9|net10",
-            description = "Runtime versions, comma-separated, or all (default: each scenario's own).")
+    @Option(names = "--runtime", split = ",", paramLabel = "all|net8|net9|net10|BUILD",
+            description = "Runtimes, comma-separated: net8, net9, net10 (each its reference build: 8.0.30, 9.0.1, 10.0.9; files named "
+                    + "default-net9-server), an exact build the profiles know (9.0.7: default-9.0.7-server; ./clrheap --version lists them), "
+                    + "or all: the three versions (default: each scenario's own).")
     List<String> runtimes;
 
     @Option(names = "--gc", split = ",", paramLabel = "all|server|workstation",
@@ -141,7 +145,9 @@ final class GenerateCommand implements Callable<Integer> {
         if (checkDac != null && !written.contains(FixtureFormat.ELF) && !written.contains(FixtureFormat.BUNDLE)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-dac needs an ELF core or a bundle (--format elf or bundle)");
         }
-        long runtimesInBatch = selection.fixtures().stream().map(Scenario::runtime).distinct().count();
+        // runtimes as builds: net9 and 9.0.1 are one, 9.0.1 and 9.0.7 two (a DAC reads one build)
+        long runtimesInBatch = selection.fixtures().stream().map(s -> s.runtimeChoice().buildVersion(io.clrheap.layout.profile.ProfileLoader.builtIn()))
+                .distinct().count();
         if (checkDac != null && !checkDac.isEmpty() && runtimesInBatch > 1 && !Files.isDirectory(Path.of(checkDac))) {
             // a DAC reads one runtime build: given to every runtime of the batch it would fail the others as disagreements
             // (a folder may hold the DACs of several builds: each fixture's is chosen by its version string)

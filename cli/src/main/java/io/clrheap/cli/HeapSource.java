@@ -1,7 +1,7 @@
 package io.clrheap.cli;
 
 import io.clrheap.layout.GcFlavor;
-import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.RuntimeChoice;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +26,10 @@ final class HeapSource {
     @Option(names = "--pid", paramLabel = "PID", description = "A running .NET process instead of a dump (walk only; needs ptrace rights over it).")
     Integer pid;
 
-    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
-            description = "With --emulate: the runtime version (default: the scenario's).")
-    RuntimeVersion runtime;
+    @Option(names = "--runtime", paramLabel = "net8|net9|net10|BUILD", converter = RuntimeOptions.RuntimeConverter.class,
+            description = "With --emulate: the runtime, net8, net9 or net10 (each its reference build: 8.0.30, 9.0.1, 10.0.9) or an exact "
+                    + "build, e.g. 9.0.7 (default: the scenario's).")
+    RuntimeChoice runtime;
 
     @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
             description = "With --emulate: the GC flavour (default: the scenario's).")

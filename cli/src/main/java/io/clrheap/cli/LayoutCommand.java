@@ -57,7 +57,7 @@ final class LayoutCommand implements Runnable {
 
     @Override
     public void run() {
-        RuntimeLayout layout = ProfileLoader.builtIn().load(runtime.runtime, runtime.gc);
+        RuntimeLayout layout = runtime.runtime.layout(ProfileLoader.builtIn(), runtime.gc);
         PrintWriter out = spec.commandLine().getOut();
         for (String name : structs) {
             if (layout.findType(name).isEmpty()) {

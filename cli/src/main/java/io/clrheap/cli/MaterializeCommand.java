@@ -6,7 +6,7 @@ import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.materialize.MaterializeException;
 import io.clrheap.generator.materialize.MaterializedProcess;
 import io.clrheap.layout.GcFlavor;
-import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.RuntimeChoice;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -50,9 +50,10 @@ final class MaterializeCommand implements Callable<Integer> {
             description = "A built-in scenario (./clrheap scenarios lists them) or a scenario JSON file (docs/scenarios.md).")
     String scenario;
 
-    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeOptions.RuntimeConverter.class,
-            description = "Runtime version (default: the scenario's).")
-    RuntimeVersion runtime;
+    @Option(names = "--runtime", paramLabel = "net8|net9|net10|BUILD", converter = RuntimeOptions.RuntimeConverter.class,
+            description = "Runtime: net8, net9 or net10 (each its reference build: 8.0.30, 9.0.1, 10.0.9) or an exact build, e.g. 9.0.7 "
+                    + "(default: the scenario's).")
+    RuntimeChoice runtime;
 
     @Option(names = "--gc", paramLabel = "server|workstation", converter = RuntimeOptions.GcConverter.class,
             description = "GC flavour (default: the scenario's).")
@@ -78,7 +79,7 @@ final class MaterializeCommand implements Callable<Integer> {
         EmulatedRuntime process;
         try {
             Scenario s = ScenarioOption.resolve(scenario);
-            s = s.on(runtime == null ? s.runtime() : runtime, gc == null ? s.gc() : gc);
+            s = s.on(runtime == null ? s.runtimeChoice() : runtime, gc == null ? s.gc() : gc);
             if (seed != null) {
                 s = s.toBuilder().seed(seed).build();
             }

@@ -2,6 +2,8 @@ package io.clrheap.cli;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.ProfileLoader;
+import io.clrheap.layout.profile.RuntimeChoice;
 import picocli.CommandLine.Option;
 
 /** {@code --runtime} and {@code --gc}, shared by every command that works on one runtime profile. */
@@ -11,19 +13,20 @@ final class RuntimeOptions {
     static final RuntimeVersion DEFAULT_RUNTIME = RuntimeVersion.NET8;
     static final GcFlavor DEFAULT_GC = GcFlavor.SERVER;
 
-    @Option(names = "--runtime", paramLabel = "net8|net9|net10", converter = RuntimeConverter.class,
-            description = "Runtime version (default: ${DEFAULT-VALUE}).", defaultValue = "net8")
-    RuntimeVersion runtime = DEFAULT_RUNTIME;
+    @Option(names = "--runtime", paramLabel = "net8|net9|net10|BUILD", converter = RuntimeConverter.class,
+            description = "Runtime: net8, net9 or net10 (each its reference build: 8.0.30, 9.0.1, 10.0.9), or an exact build the profiles know, e.g. 9.0.7; ./clrheap --version lists them; default: ${DEFAULT-VALUE}).", defaultValue = "net8")
+    RuntimeChoice runtime = RuntimeChoice.of(DEFAULT_RUNTIME);
 
     @Option(names = "--gc", paramLabel = "server|workstation", converter = GcConverter.class,
             description = "GC flavour (default: ${DEFAULT-VALUE}).", defaultValue = "server")
     GcFlavor gc = DEFAULT_GC;
 
-    static final class RuntimeConverter implements picocli.CommandLine.ITypeConverter<RuntimeVersion> {
+    /** {@code --runtime}: a version or an exact build ({@link RuntimeChoice#parse}); another is bad usage naming the known ones. */
+    static final class RuntimeConverter implements picocli.CommandLine.ITypeConverter<RuntimeChoice> {
         @Override
-        public RuntimeVersion convert(String value) {
+        public RuntimeChoice convert(String value) {
             try {
-                return RuntimeVersion.parse(value);
+                return RuntimeChoice.parse(value, ProfileLoader.builtIn());
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }

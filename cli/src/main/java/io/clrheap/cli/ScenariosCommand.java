@@ -44,7 +44,7 @@ final class ScenariosCommand implements Callable<Integer> {
         for (Scenario s : Scenarios.all()) {
             out.printf("%-" + width + "s  %s%n", s.name(), s.description());
         }
-        out.printf("%n%d scenarios; each builds for --runtime net8|net9|net10 and --gc server|workstation.%n", Scenarios.all().size());
+        out.printf("%n%d scenarios; each builds for --runtime net8|net9|net10 (or an exact build, e.g. 9.0.7) and --gc server|workstation.%n", Scenarios.all().size());
         out.println("§N: item N of the edge cases of docs/reference/walker-semantics.md section 7; the JSON form: docs/scenarios.md.");
         return 0;
     }

@@ -134,6 +134,44 @@ class GenerateBatchTest {
     }
 
     @Test
+    void aBuildIsARuntimeOfItsOwnNamedByItsVersionAndWalkedAsItself() throws IOException {
+        Path out = tmp.resolve("out");
+        Outcome r = run("generate", "--scenario", "min-object", "--runtime", "8.0.27,net8,10.0.11", "--gc", "workstation",
+                "--format", "elf,minidump", "--out", out.toString(), "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(names(out)).contains("min-object-8.0.27-workstation.core", "min-object-8.0.27-workstation.dmp",
+                "min-object-net8-workstation.core", "min-object-10.0.11-workstation.core", "min-object-10.0.11-workstation.answer");
+        assertThat(r.out()).contains("3 fixtures: 3 agree with their answer key, 0 failed;");
+        assertThat(Files.readString(out.resolve("min-object-8.0.27-workstation.answer/fixture.txt"))).startsWith("min-object on net8 (8.0.27), workstation GC");
+        Outcome walked = run("walk", out.resolve("min-object-8.0.27-workstation.core").toString(), "--eeheap");
+        assertThat(walked.out() + walked.err()).contains(".NET 8.0.27 (8.0.2726.22922, commit a6bde67c455f), workstation GC, libcoreclr.so");
+        Outcome minidump = run("walk", out.resolve("min-object-10.0.11-workstation.dmp").toString(), "--eeheap");
+        assertThat(minidump.out() + minidump.err()).contains(".NET 10.0.11 (10.0.1126.37416), workstation GC, coreclr.dll");
+    }
+
+    @Test
+    void aVersionAndItsReferenceBuildAreTwoNamesOfOneDacBuildButAnotherBuildIsAnotherRuntime() {
+        Outcome one = run("generate", "--scenario", "default", "--runtime", "net9,9.0.1", "--format", "elf", "--check-dac",
+                tmp.resolve("nothing").toString(), "--out", tmp.resolve("one").toString(), "-q");
+        assertThat(one.err()).doesNotContain("is one runtime's DAC");
+        Outcome two = run("generate", "--scenario", "default", "--runtime", "net8,8.0.27", "--format", "elf", "--check-dac",
+                tmp.resolve("libmscordaccore.so").toString(), "--out", tmp.resolve("two").toString());
+        assertThat(two.exitCode()).isEqualTo(2);
+        assertThat(two.err()).contains("the batch has 2 runtimes");
+    }
+
+    @Test
+    void anUnknownBuildIsBadUsageNamingTheKnownOnesAndAllStaysTheThreeVersions() throws IOException {
+        Outcome r = run("generate", "--scenario", "default", "--runtime", "9.0.99", "--out", tmp.resolve("out").toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("unknown runtime build '9.0.99'", "net8, net9, net10", "8.0.27", "9.0.1", "10.0.11");
+        assertThat(tmp.resolve("out")).doesNotExist();
+        FixtureSelection all = FixtureSelection.of(ScenarioOption.resolveEach(List.of("default")), List.of("all"), List.of("server"), null, null);
+        assertThat(all.fixtures()).extracting(f -> FixtureName.of(f).toString())
+                .containsExactly("default-net8-server", "default-net9-server", "default-net10-server");
+    }
+
+    @Test
     void allIsTakenInAnyCase() {
         // ALL and every-edge: every-edge would be written twice, which says ALL was read as every scenario
         Outcome r = run("generate", "--scenario", "ALL,every-edge", "--out", tmp.resolve("out").toString());

@@ -51,6 +51,26 @@ class WalkEmulatedCommandTest {
     }
 
     @Test
+    void anEmulatedBuildIsWalkedAsThatBuildAndEveryRuntimeOptionTakesOne() {
+        Outcome r = run("walk", "--emulate", "min-object", "--runtime", "10.0.11", "--gc", "workstation", "--eeheap");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out() + r.err()).contains(".NET 10.0.11 (10.0.1126.37416, commit e2f47b0110ed), workstation GC, libcoreclr.so");
+        assertThat(r.err()).contains("building min-object (10.0.11, workstation GC)");
+        Outcome explain = run("explain", "--emulate", "min-object", "--runtime", "8.0.27");
+        assertThat(explain.exitCode()).as(explain.err()).isZero();
+        assertThat(explain.out() + explain.err()).contains(".NET 8.0.27 (8.0.2726.22922, commit a6bde67c455f)");
+        Outcome layout = run("layout", "--runtime", "8.0.27", "--dac-table");
+        assertThat(layout.exitCode()).as(layout.err()).isZero();
+        assertThat(layout.out()).contains("g_dacTable: 156 entries in 8.0.27");
+        for (String command : new String[] {"walk", "map", "explain", "layout", "demo", "materialize"}) {
+            Outcome bad = command.equals("layout") || command.equals("demo") ? run(command, "--runtime", "8.0.99")
+                    : command.equals("materialize") ? run(command, "default", "--runtime", "8.0.99") : run(command, "--emulate", "default", "--runtime", "8.0.99");
+            assertThat(bad.exitCode()).as(command).isEqualTo(2);
+            assertThat(bad.err()).as(command).contains("unknown runtime build '8.0.99'", "8.0.27, 8.0.30");
+        }
+    }
+
+    @Test
     void anUnknownScenarioIsInvalidInputNamingIt() {
         Outcome r = run("walk", "--emulate", "no-such-scenario");
         assertThat(r.exitCode()).isEqualTo(3);

@@ -87,7 +87,7 @@ public final class RuntimeBuilder {
     }
 
     public EmulatedRuntime build(Scenario scenario) {
-        RuntimeLayout layout = profiles.load(scenario.runtime(), scenario.gc());
+        RuntimeLayout layout = scenario.runtimeChoice().layout(profiles, scenario.gc());
         AddressSpace memory = new AddressSpace("emulated " + scenario.name() + " (" + layout.describe() + ")", memoryBudget);
         memory.reserve("native heap", ProcessLayout.NATIVE_HEAP, ProcessLayout.NATIVE_HEAP_SIZE);
         memory.reserve("loader heap", ProcessLayout.LOADER_HEAP, ProcessLayout.LOADER_HEAP_SIZE);
@@ -136,7 +136,7 @@ public final class RuntimeBuilder {
         List<ModuleMapping> mappings = new java.util.ArrayList<>(image.fileMappings());
         mappings.addAll(assemblyMappings);
         EmulatedModule module = new EmulatedModule(image.platform(), image.path(), image.base(), image.end() - image.base(),
-                image.timeDateStamp(), RuntimeGlobals.fileVersion(layout.primaryBuild().version()));
+                image.timeDateStamp(), RuntimeGlobals.fileVersion(layout.primaryBuild()));
         GcStatics gc = globals.gcStatics(heaps.heaps().get(0).generationTable());
         process.truth().progress(null);
         return new EmulatedRuntime(scenario, layout, memory, List.copyOf(mappings), process.truth(),

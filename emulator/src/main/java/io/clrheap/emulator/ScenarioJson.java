@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.clrheap.layout.GcFlavor;
-import io.clrheap.layout.RuntimeVersion;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
@@ -44,7 +43,7 @@ public final class ScenarioJson {
         ObjectNode root = JSON.createObjectNode();
         root.put("name", s.name());
         root.put("description", s.description());
-        root.put("runtime", s.runtime().shortName());
+        root.put("runtime", s.runtimeName());
         root.put("gc", s.gc().id());
         root.put("heaps", s.heaps());
         root.put("threads", s.threads());
@@ -120,7 +119,7 @@ public final class ScenarioJson {
         try {
             Scenario.Builder b = Scenario.builder(text(root, "name", source, ""))
                     .description(root.has("description") ? text(root, "description", source, "") : "")
-                    .runtime(RuntimeVersion.parse(text(root, "runtime", source, "")))
+                    .runtime(io.clrheap.layout.profile.RuntimeChoice.parse(text(root, "runtime", source, ""), io.clrheap.layout.profile.ProfileLoader.builtIn()))
                     .gc(GcFlavor.parse(text(root, "gc", source, "")))
                     .heaps(integer(root, "heaps", source, ""))
                     .threads(integer(root, "threads", source, ""))

@@ -1,6 +1,5 @@
 package io.clrheap.walker;
 
-import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;
 import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetException;
@@ -56,7 +55,7 @@ public final class Dumps {
     public static DumpSession open(Path file, OpenOptions options) throws IOException, TargetException {
         DumpFiles.requireRegularFile(file); // before any open: a FIFO would block it
         DumpFiles.Format format = DumpFiles.sniff(file);
-        TargetOpener opener = new TargetOpener(ProfileLoader.builtIn());
+        TargetOpener opener = new TargetOpener(options.profiles());
         if (format == DumpFiles.Format.MINIDUMP) {
             Minidump dump = Minidump.open(file);
             return opened(dump, () -> opener.open(dump), "minidump", file, dump.typeNames().orElse(Map.of()), options);
@@ -81,7 +80,7 @@ public final class Dumps {
     public static DumpSession attach(int pid, OpenOptions options) throws TargetException {
         LiveProcess process = LiveProcess.open(pid);
         try {
-            Target target = new TargetOpener(ProfileLoader.builtIn()).open(process, process.mappedFiles(), options.module());
+            Target target = new TargetOpener(options.profiles()).open(process, process.mappedFiles(), options.module());
             return new DumpSession("live process", process.describe(), target, Map.of(), options, process);
         } catch (TargetException e) {
             TargetException said = new TargetException(e.kind(), e.kind() == TargetException.Kind.NOT_A_RUNTIME ? notDotNet(process)
@@ -104,7 +103,7 @@ public final class Dumps {
      */
     public static DumpSession of(Memory memory, List<MappedFile> files, String format, String name, Map<Long, String> typeNames,
                                  OpenOptions options) throws TargetException {
-        Target target = new TargetOpener(ProfileLoader.builtIn()).open(memory, files, options.module());
+        Target target = new TargetOpener(options.profiles()).open(memory, files, options.module());
         return new DumpSession(format, name, target, typeNames, options, () -> { });
     }
 

@@ -1,5 +1,6 @@
 package io.clrheap.walker;
 
+import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.heap.WalkLimits;
 import java.nio.file.Path;
@@ -15,32 +16,41 @@ import java.util.function.Consumer;
  * @param limits      the bounds discovery and the walk keep to (heaps, regions, threads, objects)
  * @param nativeCalls when present, the heap is found in-process (a thread's allocation context → GCHeap → DiagDescrGenerations)
  *                    through these calls instead of through {@code g_dacTable}; only an emulated process answers them
+ * @param profiles    the runtime profiles (and build files) the build is identified and laid out with
  */
-public record OpenOptions(Optional<Path> module, Consumer<String> notes, WalkLimits limits, Optional<NativeCalls> nativeCalls) {
+public record OpenOptions(Optional<Path> module, Consumer<String> notes, WalkLimits limits, Optional<NativeCalls> nativeCalls,
+                          ProfileLoader profiles) {
 
-    /** No module file, notes dropped, the default limits, the dump path of discovery. */
-    public static final OpenOptions DEFAULT = new OpenOptions(Optional.empty(), note -> { }, WalkLimits.DEFAULT, Optional.empty());
+    /** No module file, notes dropped, the default limits, the dump path of discovery, the built-in profiles. */
+    public static final OpenOptions DEFAULT = new OpenOptions(Optional.empty(), note -> { }, WalkLimits.DEFAULT, Optional.empty(),
+            ProfileLoader.builtIn());
 
     public OpenOptions {
         Objects.requireNonNull(module, "module");
         Objects.requireNonNull(notes, "notes");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(nativeCalls, "nativeCalls");
+        Objects.requireNonNull(profiles, "profiles");
     }
 
     public OpenOptions withModule(Path file) {
-        return new OpenOptions(Optional.ofNullable(file), notes, limits, nativeCalls);
+        return new OpenOptions(Optional.ofNullable(file), notes, limits, nativeCalls, profiles);
     }
 
     public OpenOptions withNotes(Consumer<String> receiver) {
-        return new OpenOptions(module, receiver, limits, nativeCalls);
+        return new OpenOptions(module, receiver, limits, nativeCalls, profiles);
     }
 
     public OpenOptions withLimits(WalkLimits walkLimits) {
-        return new OpenOptions(module, notes, walkLimits, nativeCalls);
+        return new OpenOptions(module, notes, walkLimits, nativeCalls, profiles);
+    }
+
+    /** The runtime profiles the dump's build is identified and laid out with (default: the built-in ones). */
+    public OpenOptions withProfiles(ProfileLoader loader) {
+        return new OpenOptions(module, notes, limits, nativeCalls, loader);
     }
 
     public OpenOptions withNativeCalls(NativeCalls calls) {
-        return new OpenOptions(module, notes, limits, Optional.ofNullable(calls));
+        return new OpenOptions(module, notes, limits, Optional.ofNullable(calls), profiles);
     }
 }

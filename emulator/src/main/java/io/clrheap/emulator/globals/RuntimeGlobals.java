@@ -22,23 +22,19 @@ import io.clrheap.emulator.process.ProcessLayout;
 /**
  * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a
  * variable in the module's .bss (the named ones where the build has them, a variable of its own for every other
- * entry); {@code GcDacVars} and the variables it points to; {@code DotNetRuntimeInfo} where the build exports it.
+ * entry); {@code GcDacVars} and the variables it points to; {@code DotNetRuntimeInfo} where the build exports it, and the
+ * build's sccsid string {@code @(#)Version <file version> @Commit: <commit>} in .data — all of the build the layout is of
+ * ({@link RuntimeLayout#primaryBuild()}: {@code ProfileLoader.load(version, gc, build)}), so that a reader names it exactly.
  * The module is laid out first and mapped into memory, so that the rest of the build writes into its variables.
  */
 public final class RuntimeGlobals {
 
-    /** DotNetRuntimeInfo.RuntimeVersion of the emulated builds (the real dumps; docs/reference/discovery.md section 3). */
-    private static final Map<String, int[]> RUNTIME_VERSIONS = Map.of(
-            "8.0.30", new int[] {8, 0, 3026, 36720},
-            "10.0.9", new int[] {10, 0, 926, 27113});
     /**
-     * The runtime's four-part file version per build: DotNetRuntimeInfo's RuntimeVersion where the build exports it,
-     * the sccsid string {@code @(#)Version 9.0.124.61010} of 9.0.1 (docs/reference/discovery.md section 3).
+     * The versions whose emulated module exports DotNetRuntimeInfo: the real .NET 8 and 10 processes of the profiles are
+     * single-file hosts, which export it; the .NET 9 one runs libcoreclr.so, which does not (docs/reference/discovery.md
+     * section 2).
      */
-    private static final Map<String, FileVersion> FILE_VERSIONS = Map.of(
-            "8.0.30", new FileVersion(8, 0, 3026, 36720),
-            "9.0.1", new FileVersion(9, 0, 124, 61010),
-            "10.0.9", new FileVersion(10, 0, 926, 27113));
+    private static final java.util.Set<RuntimeVersion> EXPORTS_RUNTIME_INFO = java.util.EnumSet.of(RuntimeVersion.NET8, RuntimeVersion.NET10);
     /** GcDacVars minor versions (docs/reference/discovery.md section 5). */
     private static final Map<RuntimeVersion, Integer> GC_DAC_MINOR = Map.of(RuntimeVersion.NET8, 1, RuntimeVersion.NET9, 1, RuntimeVersion.NET10, 4);
 
@@ -54,6 +50,8 @@ public final class RuntimeGlobals {
     private long globalGcHeap;
     private final ModuleImage image;
     private final long[] unnamed;
+    /** Where the sccsid string {@code @(#)Version …} is. */
+    private final long sccsid;
     /** The descriptor's pointer-data globals, slot 1 onwards, and the g_dacTable variable each stands for. */
     private static final List<String> DESCRIPTOR_POINTERS = List.of("ThreadStore", "FreeObjectMethodTable");
     private static final Map<String, String> DESCRIPTOR_VARIABLES = Map.of(
@@ -115,7 +113,7 @@ public final class RuntimeGlobals {
         vtable = module.reserveData(8 * slots, 16);
         long code = module.reserveText(GcStatics.CODE_STRIDE * slots, 16);
         variables.put("code", code);
-        boolean exportsRuntimeInfo = RUNTIME_VERSIONS.containsKey(build.version());
+        boolean exportsRuntimeInfo = EXPORTS_RUNTIME_INFO.contains(layout.version());
         runtimeInfo = exportsRuntimeInfo ? module.reserveData(layout.type("DotNetRuntimeInfo").size().orElseThrow(), 16) : 0;
         // .NET 9+: the cDAC contract descriptor, its JSON and pointer data in .data
         if (layout.findType("ContractDescriptor").isPresent()) {
@@ -134,6 +132,8 @@ public final class RuntimeGlobals {
         if (!variables.containsKey(LOADED_IMAGE_LAYOUT_VTABLE)) {
             variables.put(LOADED_IMAGE_LAYOUT_VTABLE, module.reserveData(8, 16));
         }
+        // the build's sccsid string, a static char[] of the runtime in .data, last so that nothing before it moves
+        sccsid = module.initializedData(sccsid(build), 8);
         module.export("g_dacTable", dacTable, 8L * table.length());
         if (exportsRuntimeInfo) {
             module.export("DotNetRuntimeInfo", runtimeInfo, layout.type("DotNetRuntimeInfo").size().orElseThrow());
@@ -178,27 +178,46 @@ public final class RuntimeGlobals {
                 info.signature(i, signature[i]);
             }
             info.version((int) layout.constant("runtime_info.runtime_version_min_version"));
-            int[] v = RUNTIME_VERSIONS.get(build.version());
+            FileVersion v = fileVersion(build);
+            int[] parts = {v.major(), v.minor(), v.build(), v.revision()};
             for (int i = 0; i < 4; i++) {
-                info.runtimeVersion(i, v[i]);
+                info.runtimeVersion(i, parts[i]);
             }
         }
     }
 
     /**
-     * The file version of build {@code version} ({@code 8.0.30}): the known one, else major.minor with patch × 100 as
-     * the build number (the scheme of the known ones: 8.0.30 is 8.0.3026).
+     * The four-part file version of {@code build} ({@code 9.0.725.31616} for 9.0.7), as its profile or build file records
+     * it: what the module's sccsid string, DotNetRuntimeInfo.RuntimeVersion and a minidump's VS_FIXEDFILEINFO say.
+     *
+     * @throws IllegalStateException when the profile does not record it (the emulator names no build it cannot name exactly)
      */
-    public static FileVersion fileVersion(String version) {
-        FileVersion known = FILE_VERSIONS.get(version);
-        if (known != null) {
-            return known;
+    public static FileVersion fileVersion(RuntimeBuild build) {
+        if (build.fileVersion().isEmpty()) {
+            throw new IllegalStateException("the profile of build " + build.version() + " records no file version (\"fileVersion\"): "
+                    + "the emulated runtime cannot say which build it is");
         }
-        String[] parts = version.split("\\.");
-        int major = Integer.parseInt(parts[0]);
-        int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-        int patch = parts.length > 2 ? Integer.parseInt(parts[2]) : 0;
-        return new FileVersion(major, minor, Math.min(0xffff, patch * 100), 0);
+        FileVersion v = FileVersion.parse(build.fileVersion());
+        if (!io.clrheap.layout.BuildIdentity.ofFileVersion(build.fileVersion(), "").version().equals(build.version())) {
+            throw new IllegalStateException("the profile of build " + build.version() + " records file version " + build.fileVersion()
+                    + ", which is another build's");
+        }
+        return v;
+    }
+
+    /**
+     * The sccsid string of {@code build}, NUL-terminated: {@code @(#)Version 9.0.725.31616 @Commit: 3c298d9f…}, as every
+     * CoreCLR binary carries it (eng/native/version: {@code static char sccsid[]}); without the commit part when the
+     * profile records none.
+     */
+    public static byte[] sccsid(RuntimeBuild build) {
+        String text = "@(#)Version " + fileVersion(build) + (build.commit().isEmpty() ? "" : " @Commit: " + build.commit());
+        return (text + "\0").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Where the module's sccsid string is. */
+    public long sccsidAddress() {
+        return sccsid;
     }
 
     public ModuleImage image() {

@@ -40,6 +40,8 @@ public final class ModuleImageBuilder {
     private long dataNext = DATA;
     private long bssNext = BSS;
     private final List<Export> exports = new ArrayList<>();
+    /** Initialized data: bytes the image holds in .data from the start, in the file as in memory, by link address. */
+    private final java.util.Map<Long, byte[]> initialized = new java.util.LinkedHashMap<>();
 
     /** An ELF shared object ({@code libcoreclr.so}) at {@code base}. */
     public ModuleImageBuilder(String path, long base) {
@@ -71,6 +73,16 @@ public final class ModuleImageBuilder {
 
     public long reserveData(long size, int alignment) {
         return reserve(".data", dataNext, BSS, size, alignment, v -> dataNext = v);
+    }
+
+    /**
+     * Reserves room for {@code bytes} in .data and puts them there: initialized data, in the module's file as in its
+     * mapping (a {@code static char[]} such as the runtime's sccsid string).
+     */
+    public long initializedData(byte[] bytes, int alignment) {
+        long at = reserveData(bytes.length, alignment);
+        initialized.put(at - base, bytes.clone());
+        return at;
     }
 
     public long reserveBss(long size, int alignment) {
@@ -191,6 +203,7 @@ public final class ModuleImageBuilder {
             image.putInt((int) (last ? h | 1 : h & ~1L));
         }
 
+        putInitialized(image);
         byte[] file = dynamicSection(image, dynamic, 0, gnuHash, dynstr, dynsym, strsz, sonameOffset);
         byte[] mapped = dynamicSection(image, dynamic, base, gnuHash, dynstr, dynsym, strsz, sonameOffset);
         return new ModuleImage(path, base, base + bssEnd, mapped, file, Platform.LINUX, 0);
@@ -207,8 +220,13 @@ public final class ModuleImageBuilder {
         int timeDateStamp = PeHeaders.timeDateStamp(path);
         ByteBuffer image = ByteBuffer.allocate((int) BSS).order(ByteOrder.LITTLE_ENDIAN);
         PeHeaders.write(image, fileName, base, timeDateStamp, TEXT, DATA, BSS, bssEnd, exports);
+        putInitialized(image);
         byte[] bytes = image.array();
         return new ModuleImage(path, base, base + bssEnd, bytes, bytes.clone(), Platform.WINDOWS, timeDateStamp);
+    }
+
+    private void putInitialized(ByteBuffer image) {
+        initialized.forEach((link, bytes) -> image.put(Math.toIntExact(link), bytes));
     }
 
     /** The image with its .dynamic written, d_ptr values rebased by {@code bias} (0: as in the file). */

@@ -2,6 +2,7 @@ package io.clrheap.emulator.scenario;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.profile.RuntimeChoice;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -17,6 +18,8 @@ import java.util.Set;
  * @param name           short name, e.g. {@code default}
  * @param description    one line
  * @param runtime        .NET 8, 9 or 10
+ * @param runtimeBuild   the exact build of {@code runtime} emulated, e.g. {@code 9.0.7} (one the profiles know); empty for
+ *                       the version's reference build (8.0.30, 9.0.1, 10.0.9)
  * @param gc             server or workstation
  * @param heaps          server heaps (1 under workstation GC)
  * @param threads        runtime threads; each allocates its share of gen0 objects through its own allocation context
@@ -33,12 +36,16 @@ import java.util.Set;
  * @param program        allocations and collections, run in order after the populations are placed
  * @param seed           the seed of every random choice
  */
-public record Scenario(String name, String description, RuntimeVersion runtime, GcFlavor gc, int heaps, int threads,
+public record Scenario(String name, String description, RuntimeVersion runtime, String runtimeBuild, GcFlavor gc, int heaps, int threads,
                        long gen2Objects, long gen1Objects, long gen0Objects, long lohObjects, long pohObjects, long frozenStrings,
                        double garbage, int handlesPerKind, Set<Feature> features, List<TypeDef> types, List<Step> program, long seed) {
 
     public Scenario {
         features = features.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(features));
+        runtimeBuild = runtimeBuild == null ? "" : runtimeBuild;
+        if (!runtimeBuild.isEmpty() && !runtimeBuild.startsWith(runtime.major() + ".")) {
+            throw new IllegalArgumentException("runtime build " + runtimeBuild + " is not a build of " + runtime.shortName());
+        }
         types = List.copyOf(types);
         program = List.copyOf(program);
         if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
@@ -75,12 +82,30 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         }
     }
 
-    /** This scenario for another runtime and GC flavour (heaps: 1 under workstation GC; program steps for other heaps go to heap 0). */
+    /**
+     * This scenario for another runtime version (its reference build) and GC flavour (heaps: 1 under workstation GC;
+     * program steps for other heaps go to heap 0).
+     */
     public Scenario on(RuntimeVersion version, GcFlavor flavour) {
+        return on(RuntimeChoice.of(version), flavour);
+    }
+
+    /** This scenario for another runtime (a version's reference build, or an exact build) and GC flavour, as {@link #on(RuntimeVersion, GcFlavor)}. */
+    public Scenario on(RuntimeChoice choice, GcFlavor flavour) {
         int h = flavour == GcFlavor.WORKSTATION ? 1 : heaps;
         List<Step> steps = program.stream().map(s -> s instanceof Step.Allocate a && a.heap() >= h
                 ? (Step) new Step.Allocate(a.type(), a.count(), a.lengths(), a.where(), 0, a.dies()) : s).toList();
-        return toBuilder().runtime(version).gc(flavour).heaps(h).program(steps).build();
+        return toBuilder().runtime(choice).gc(flavour).heaps(h).program(steps).build();
+    }
+
+    /** The runtime as {@code --runtime} names it: the version (its reference build) or the exact build. */
+    public RuntimeChoice runtimeChoice() {
+        return new RuntimeChoice(runtime, runtimeBuild);
+    }
+
+    /** The runtime's name in file names and messages: {@code net9} for a version's reference build, {@code 9.0.7} for a build. */
+    public String runtimeName() {
+        return runtimeChoice().name();
     }
 
     public boolean has(Feature feature) {
@@ -102,7 +127,7 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
     }
 
     public Builder toBuilder() {
-        Builder b = new Builder(name).description(description).runtime(runtime).gc(gc).heaps(heaps).threads(threads)
+        Builder b = new Builder(name).description(description).runtime(runtime).runtimeBuild(runtimeBuild).gc(gc).heaps(heaps).threads(threads)
                 .objects(gen2Objects, gen1Objects, gen0Objects, lohObjects, pohObjects).frozenStrings(frozenStrings)
                 .garbage(garbage).handlesPerKind(handlesPerKind).features(features).seed(seed);
         b.types.addAll(types);
@@ -120,6 +145,11 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
      * in gen0/1/2, LOH and POH, frozen strings, all handle kinds, some garbage.
      */
     public static Scenario defaultScenario(RuntimeVersion runtime, GcFlavor gc) {
+        return defaultScenario(RuntimeChoice.of(runtime), gc);
+    }
+
+    /** The built-in default on a version's reference build or an exact build. */
+    public static Scenario defaultScenario(RuntimeChoice runtime, GcFlavor gc) {
         return builder("default")
                 .description("2 heaps under server GC, 3 threads with live allocation contexts, gen0/1/2, LOH, POH, frozen strings, all handle kinds, some garbage")
                 .runtime(runtime).gc(gc).heaps(gc == GcFlavor.SERVER ? 2 : 1).threads(3)
@@ -131,6 +161,7 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         private String name;
         private String description = "";
         private RuntimeVersion runtime = RuntimeVersion.NET8;
+        private String runtimeBuild = "";
         private GcFlavor gc = GcFlavor.SERVER;
         private int heaps = 1;
         private int threads = 1;
@@ -161,8 +192,23 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
             return this;
         }
 
+        /** The version, as its reference build. */
         public Builder runtime(RuntimeVersion v) {
             runtime = v;
+            runtimeBuild = "";
+            return this;
+        }
+
+        /** The version and, when not its reference build, the exact build. */
+        public Builder runtime(RuntimeChoice v) {
+            runtime = v.version();
+            runtimeBuild = v.build();
+            return this;
+        }
+
+        /** The exact build of the version set before ({@code 9.0.7}), or empty for its reference build. */
+        public Builder runtimeBuild(String v) {
+            runtimeBuild = v;
             return this;
         }
 
@@ -248,7 +294,7 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         }
 
         public Scenario build() {
-            return new Scenario(name, description, runtime, gc, heaps, threads, gen2, gen1, gen0, loh, poh, frozenStrings, garbage,
+            return new Scenario(name, description, runtime, runtimeBuild, gc, heaps, threads, gen2, gen1, gen0, loh, poh, frozenStrings, garbage,
                     handlesPerKind, features, types, program, seed);
         }
     }

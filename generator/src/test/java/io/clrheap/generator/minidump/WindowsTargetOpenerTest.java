@@ -69,9 +69,22 @@ class WindowsTargetOpenerTest {
     @Test
     void dotNet9WhichHasNoDotNetRuntimeInfoIsIdentifiedByItsContracts() throws Exception {
         Target target = open(windows(RuntimeVersion.NET9));
-        assertThat(target.version()).isEqualTo("9.0.1");
-        assertThat(target.versionSource()).isEqualTo("contract descriptor's contracts");
+        // the builds of one layout whose contracts these are: 9.0.1, and those of the build files that share it
+        assertThat(target.build().version()).isEqualTo("9.0.1");
+        assertThat(target.version()).startsWith("9.0.1");
+        assertThat(target.versionSource()).startsWith("contract descriptor's contracts");
         assertThat(target.module().dacTableLength()).isEqualTo(158);
+    }
+
+    @Test
+    void dotNet9IsNamedByTheVersionResourceTheModuleListGives() throws Exception {
+        EmulatedRuntime process = windows(RuntimeVersion.NET9);
+        var m = process.module();
+        Target target = opener.openWindows(process.memory(), List.of(new MinidumpModule(m.base(), m.size(), m.path(),
+                Integer.toUnsignedLong(m.timeDateStamp()), 0, m.fileVersion().toString())));
+        assertThat(target.version()).isEqualTo("9.0.1");
+        assertThat(target.versionSource()).isEqualTo("the version resource (VS_FIXEDFILEINFO) of coreclr.dll in the minidump's module list");
+        assertThat(target.describe()).isEqualTo(".NET 9.0.1 (9.0.124.61010), server GC, coreclr.dll");
     }
 
     @Test

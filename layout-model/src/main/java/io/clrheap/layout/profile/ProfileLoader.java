@@ -539,7 +539,8 @@ public final class ProfileLoader {
                     entries.putAll(dacEntries(overrides, resolver));
                 }
                 list.add(new RuntimeBuild(version, b.path("fileVersion").asText(""), b.path("commit").asText(""),
-                        checkedTable(version, n, entries, origin), resolver.provenance(length, 1, origin, "builds", version), ""));
+                        checkedTable(version, n, entries, origin), resolver.provenance(length, 1, origin, "builds", version),
+                        b.path("buildFile").asText("")));
             }
             // the builds of build files: a file for a build the profile lists replaces it in place; the others follow, newest first
             List<RuntimeBuild> fromFiles = new ArrayList<>();

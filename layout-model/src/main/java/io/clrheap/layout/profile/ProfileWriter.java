@@ -92,6 +92,15 @@ public final class ProfileWriter {
         for (RuntimeBuild b : layout.builds()) {
             ObjectNode build = builds.addObject();
             build.put("version", b.version());
+            if (!b.fileVersion().isEmpty()) {
+                build.put("fileVersion", b.fileVersion());
+            }
+            if (!b.commit().isEmpty()) {
+                build.put("commit", b.commit());
+            }
+            if (!b.buildFile().isEmpty()) {
+                build.put("buildFile", b.buildFile());
+            }
             ArrayNode length = build.putArray("dacTableLength");
             length.add(b.dacTable().length());
             provenance(length, b.provenance());

@@ -128,6 +128,22 @@ public final class IdentityReader {
         }
     }
 
+    /**
+     * The file version of a minidump module's version resource (VS_FIXEDFILEINFO in its module list entry), where the
+     * entry holds one; no commit.
+     */
+    static Optional<Found> versionResource(io.clrheap.walker.source.minidump.MinidumpModule module) {
+        if (module.fileVersion().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Found(BuildIdentity.ofFileVersion(module.fileVersion(), ""),
+                    "the version resource (VS_FIXEDFILEINFO) of " + module.fileName() + " in the minidump's module list"));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The version a shared runtime's folder names ({@code …/Microsoft.NETCore.App/9.0.1/libcoreclr.so}). */
     static Optional<Found> fromPath(String path) {
         Matcher m = FRAMEWORK_FOLDER.matcher(path);

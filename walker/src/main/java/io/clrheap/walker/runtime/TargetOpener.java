@@ -127,6 +127,8 @@ public final class TargetOpener {
      * <ol>
      *   <li>{@code DotNetRuntimeInfo}, where the module exports it (8, 10): its RuntimeVersion names the exact
      *       build ({@code major.minor.build/100}), whose profile must exist;</li>
+     *   <li>else the file version of the module's version resource, which the minidump's module list carries
+     *       (VS_FIXEDFILEINFO: {@code 9.0.725.31616} is 9.0.7);</li>
      *   <li>else the cDAC contract descriptor {@code DotNetRuntimeContractDescriptor} (9, 10): the contracts it
      *       declares (names and versions) are those of exactly one runtime version's profile;</li>
      *   <li>else the build cannot be identified, and the dump is refused.</li>
@@ -140,6 +142,9 @@ public final class TargetOpener {
         LocatedPe located = locatePeModule(memory, modules);
         ModuleExports exports = name -> located.exports().getOrDefault(name, Optional.empty());
         Optional<IdentityReader.Found> identity = IdentityReader.runtimeInfo(memory, exports, profiles);
+        if (identity.isEmpty()) {
+            identity = IdentityReader.versionResource(located.module());
+        }
         Optional<Map<String, Long>> contracts = identity.isPresent() ? Optional.empty() : descriptorContracts(memory, exports);
         BuildChooser.Choice choice = new BuildChooser(profiles).choose(identity, java.util.OptionalInt.empty(), contracts, located.module().fileName());
         RuntimeModule module = new RuntimeModule(located.module().name(), located.module().base(), located.dacTable(),

@@ -236,9 +236,22 @@ final class MinidumpParser {
             long checksum = file.u32(at + 12);
             long timeDateStamp = file.u32(at + 16);
             String name = string(file.u32(at + 20), at + 20, "the name of module " + i);
-            modules.add(new MinidumpModule(base, size, name, timeDateStamp, checksum));
+            modules.add(new MinidumpModule(base, size, name, timeDateStamp, checksum, fileVersion(at + 24)));
         }
         return List.copyOf(modules);
+    }
+
+    /**
+     * The file version of a module entry's VersionInfo (VS_FIXEDFILEINFO: dwSignature 0xFEEF04BD, dwStrucVersion,
+     * dwFileVersionMS = major.minor, dwFileVersionLS = build.revision), or empty without the signature.
+     */
+    private String fileVersion(long info) throws MinidumpFormatException {
+        if (file.u32(info) != 0xfeef04bdL) {
+            return "";
+        }
+        long ms = file.u32(info + 8);
+        long ls = file.u32(info + 12);
+        return (ms >>> 16) + "." + (ms & 0xffff) + "." + (ls >>> 16) + "." + (ls & 0xffff);
     }
 
     /** A MINIDUMP_STRING: a u32 length in bytes (even, without the terminator), then UTF-16LE characters. */
