@@ -116,6 +116,7 @@ final class DacWalk {
                 DumpHeapStat dumpheap = stat.toDumpHeapStat();
                 if (json) {
                     ObjectNode root = dumpheap.toJson(names, free);
+                    root.set("runtime", RuntimeJson.of(target)); // as the walker's report: the dump's build and its layout
                     ArrayNode problems = root.putArray("problems");
                     heap.failures().forEach(f -> problems.add("DAC call failed: " + f));
                     root.put("problemCount", heap.failureCount());
@@ -133,6 +134,7 @@ final class DacWalk {
                 SosEeHeap r = SosEeHeap.of(heap.asDiscoveredHeap(), target.gc() == GcFlavor.SERVER);
                 if (json) {
                     ObjectNode root = r.json();
+                    root.set("runtime", RuntimeJson.of(target));
                     ArrayNode problems = root.putArray("problems");
                     heap.failures().forEach(f -> problems.add("DAC call failed: " + f));
                     print(root);

@@ -4,8 +4,8 @@ import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.walker.DumpImage;
 import io.clrheap.walker.runtime.TargetException;
-import io.clrheap.walker.runtime.shape.BuildDeriver;
-import io.clrheap.walker.runtime.shape.BuildDeriver.DerivedBuild;
+import io.clrheap.walker.runtime.derive.BuildDeriver;
+import io.clrheap.walker.runtime.derive.BuildDeriver.DerivedBuild;
 import io.clrheap.walker.runtime.shape.DacEntry;
 import io.clrheap.walker.runtime.shape.EntryFinding;
 import io.clrheap.walker.runtime.shape.FieldFinding;
@@ -43,7 +43,8 @@ import picocli.CommandLine.Parameters;
         footer = {
             "",
             "Examples:",
-            "  ./clrheap derive-profile /tmp/builds/10.0.3-wks/core.xz /tmp/builds/10.0.3-svr/core.xz --out 10.0.3.json",
+            "  ./clrheap derive-profile captured/10.0.3-wks/core.xz captured/10.0.3-svr/core.xz --out 10.0.3.json",
+            "  ./clrheap derive-profile new-wks/core.xz new-svr/core.xz --into layout-model/src/main/resources/io/clrheap/layout/profiles/builds",
             "  ./clrheap derive-profile --pid 4242 --source '@azure/mcp-linux-x64@2.0.0-beta.20'",
             "  ./clrheap derive-profile golden/real/net8-svr/core.xz",
             "",
@@ -63,6 +64,10 @@ final class DeriveProfileCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the build file here (default: standard output).")
     Path out;
+
+    @Option(names = "--into", paramLabel = "DIR", description = "Write the build file into the profiles' builds folder DIR as "
+            + "linux-x64-VERSION.json and list VERSION in DIR/index.json: the build is then known (rebuild and commit both).")
+    Path into;
 
     @Option(names = "--partial", description = "Write what was found even when entries are missing (listed under 'unresolved'); still exit 1.")
     boolean partial;
@@ -96,6 +101,10 @@ final class DeriveProfileCommand implements Callable<Integer> {
             if (pid <= 0) {
                 throw new CommandLine.ParameterException(cli, "--pid must be a process id (a positive number), not " + pid);
             }
+        }
+        if (into != null && (out != null || !Files.isRegularFile(into.resolve("index.json")))) {
+            throw new CommandLine.ParameterException(cli, out != null ? "--into and --out are exclusive"
+                    : "--into " + into + ": not a builds folder (it has no index.json)");
         }
         if (module != null && !Files.isRegularFile(module)) {
             throw new CommandLine.ParameterException(cli, "no such file: " + module);
@@ -133,6 +142,9 @@ final class DeriveProfileCommand implements Callable<Integer> {
             return 1;
         }
         String json = profile.json(!profile.problems().isEmpty());
+        if (into != null && profile.problems().isEmpty()) {
+            out = into.resolve("linux-x64-" + profile.version() + ".json");
+        }
         if (out == null) {
             cli.getOut().print(json);
             cli.getOut().flush();
@@ -148,6 +160,10 @@ final class DeriveProfileCommand implements Callable<Integer> {
             }
             err.printf("clrheap derive-profile: %s (%s, %d entries, %s) written to %s%n", profile.version(), profile.fileVersion(), profile.tableLength(),
                     profile.gcModes(), out);
+        }
+        if (into != null && profile.problems().isEmpty()) {
+            BuildIndex.add(into.resolve("index.json"), "linux-x64", profile.version());
+            err.printf("clrheap derive-profile: %s listed in %s%n", profile.version(), into.resolve("index.json"));
         }
         return profile.problems().isEmpty() ? 0 : 1;
     }

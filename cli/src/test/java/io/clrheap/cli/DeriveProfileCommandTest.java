@@ -111,4 +111,47 @@ class DeriveProfileCommandTest {
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err()).contains(dump.toString()).contains("minidump").contains("no size");
     }
+
+    @Test
+    void intoABuildsFolderWritesTheBuildFileAndListsItSoTheLoaderKnowsTheBuild() throws Exception {
+        Path builds = Files.createDirectories(dir.resolve("builds"));
+        Files.writeString(builds.resolve("index.json"), "{\n  \"?\": \"test\",\n  \"linux-x64\": []\n}\n");
+        Outcome r = run("derive-profile", core("net10-small"), core("net10-svr"), "--into", builds.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).contains("10.0.9 listed in " + builds.resolve("index.json"));
+        assertThat(builds.resolve("linux-x64-10.0.9.json")).isRegularFile();
+        assertThat(Files.readString(builds.resolve("index.json"))).contains("\"linux-x64\": [\"10.0.9\"]").contains("\"?\": \"test\"");
+        // what was written is what the loader reads: the build known from its file, its server gc_heap among it
+        ProfileLoader loader = new ProfileLoader(name -> {
+            if (name.startsWith("builds/")) {
+                Path file = builds.resolve(name.substring("builds/".length()) + ".json");
+                try {
+                    return Files.isRegularFile(file) ? java.util.Optional.of(Files.readString(file)) : java.util.Optional.empty();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+            try (var in = ProfileLoader.class.getResourceAsStream("/io/clrheap/layout/profiles/" + name + ".json")) {
+                return in == null ? java.util.Optional.empty() : java.util.Optional.of(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        RuntimeLayout derived = loader.load(RuntimeVersion.NET10, GcFlavor.SERVER, "10.0.9");
+        assertThat(derived.primaryBuild().buildFile()).isEqualTo("builds/linux-x64-10.0.9.json");
+        RuntimeLayout committed = ProfileLoader.builtIn().load(RuntimeVersion.NET10, GcFlavor.SERVER, "10.0.9");
+        assertThat(derived.primaryBuild().dacTable().entries().keySet()).isEqualTo(committed.primaryBuild().dacTable().entries().keySet());
+        committed.primaryBuild().dacTable().entries().values().forEach(e ->
+                assertThat(derived.primaryBuild().dacTable().indexOf(e.name())).as(e.name()).hasValue(e.index()));
+        for (FieldLayout f : committed.type("gc_heap").fields()) {
+            assertThat(derived.offset("gc_heap", f.name())).as(f.name()).isEqualTo(f.offset());
+        }
+    }
+
+    @Test
+    void intoAFolderWithoutAnIndexIsBadUsage() {
+        Outcome r = run("derive-profile", core("net10-small"), "--into", dir.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("not a builds folder");
+    }
 }

@@ -74,16 +74,6 @@ public record DumpBuild(String version, String fileVersion, String commit) {
     /** e.g. {@code 9.0.7 (9.0.725.31616, commit 3c298d9f0093)}, or {@code 9.0.7} when only the version is known. */
     @Override
     public String toString() {
-        if (fileVersion.isEmpty() && commit.isEmpty()) {
-            return version;
-        }
-        StringBuilder s = new StringBuilder(version).append(" (");
-        if (!fileVersion.isEmpty()) {
-            s.append(fileVersion);
-        }
-        if (!commit.isEmpty()) {
-            s.append(fileVersion.isEmpty() ? "" : ", ").append("commit ").append(commit, 0, Math.min(12, commit.length()));
-        }
-        return s.append(')').toString();
+        return io.clrheap.layout.BuildIdentity.describe(version, fileVersion, commit);
     }
 }

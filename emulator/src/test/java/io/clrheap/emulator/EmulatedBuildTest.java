@@ -139,7 +139,9 @@ class EmulatedBuildTest {
     void aBuildWhoseProfileRecordsNoFileVersionIsNotEmulated() {
         ProfileLoader withoutIdentity = new ProfileLoader(name -> {
             Optional<String> text = readResource(name);
-            return name.equals("net9.0") ? text.map(t -> t.replace("\"fileVersion\": \"9.0.124.61010\",", "")) : text;
+            // the version's profile without 9.0.1's file version, and no build file (9.0.1's would give it)
+            return name.startsWith("builds/") ? Optional.empty()
+                    : name.equals("net9.0") ? text.map(t -> t.replace("\"fileVersion\": \"9.0.124.61010\",", "")) : text;
         });
         assertThatThrownBy(() -> new RuntimeBuilder(withoutIdentity).build(Scenario.defaultScenario(RuntimeVersion.NET9, GcFlavor.SERVER)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("9.0.1 records no file version");

@@ -69,6 +69,14 @@ public record BuildIdentity(String version, String fileVersion, String commit) {
 
     /** e.g. {@code 9.0.7 (9.0.725.31616, commit 3c298d9f0093)}. */
     public String describe() {
+        return describe(version, fileVersion, commit);
+    }
+
+    /**
+     * A build as reports print it: the version, then the file version and the commit's first 12 digits where known
+     * ({@code 9.0.7 (9.0.725.31616, commit 3c298d9f0093)}; {@code 9.0.7} alone).
+     */
+    public static String describe(String version, String fileVersion, String commit) {
         if (fileVersion.isEmpty() && commit.isEmpty()) {
             return version;
         }
@@ -77,7 +85,7 @@ public record BuildIdentity(String version, String fileVersion, String commit) {
             s.append(fileVersion);
         }
         if (!commit.isEmpty()) {
-            s.append(fileVersion.isEmpty() ? "" : ", ").append("commit ").append(shortCommit());
+            s.append(fileVersion.isEmpty() ? "" : ", ").append("commit ").append(commit, 0, Math.min(12, commit.length()));
         }
         return s.append(')').toString();
     }

@@ -20,6 +20,9 @@ import java.util.Map;
  * <p>Format: docs/ipc-protocol.md section 7 (the nettrace V5 format, each fact with its source).
  * Every size and count read from the stream is checked against {@link NettraceLimits} before anything is allocated
  * for it; a truncated or corrupt stream is a {@link NettraceFormatException} naming the byte offset.
+ *
+ * <p>Long because the block kinds share one reader of the stream's position and limits, and reading events as they
+ * arrive (a sink per event, for a session that must end when a busy process's heap walk ends) is the same decoding.
  */
 public final class NettraceReader {
 

@@ -181,12 +181,7 @@ public final class ProfileLoader {
             String name = "builds/" + platform + "-" + v.asText();
             String file = name + ".json";
             ObjectNode root = document(name, false);
-            for (var it = root.fieldNames(); it.hasNext(); ) {
-                String key = it.next();
-                if (!BUILD_FILE_KEYS.contains(key)) {
-                    throw new ProfileException(file, null, null, "unknown top-level key '" + key + "' (known: " + new java.util.TreeSet<>(BUILD_FILE_KEYS) + ")");
-                }
-            }
+            requireKeys(root, BUILD_FILE_KEYS, file);
             JsonNode build = root.path("build");
             String version = build.path("version").asText("");
             String runtime = build.path("runtime").asText("");
@@ -199,6 +194,46 @@ public final class ProfileLoader {
             files.add(new BuildFile(file, version, runtime, root));
         }
         return files;
+    }
+
+    private static void requireKeys(ObjectNode root, Set<String> known, String file) {
+        for (var it = root.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!known.contains(key)) {
+                throw new ProfileException(file, null, null, (file.contains("#") ? "key '" + key + "' cannot be set per variant (allowed: "
+                        : "unknown top-level key '" + key + "' (known: ") + new java.util.TreeSet<>(known) + ")");
+            }
+        }
+    }
+
+    /**
+     * Applies the layer of {@code variants} (a profile's or a build file's) for {@code gc} to {@code draft}; true when
+     * there was one.
+     */
+    private static boolean applyVariant(JsonNode variants, String file, GcFlavor gc, Draft draft) {
+        if (variants == null) {
+            return false;
+        }
+        if (!variants.isObject()) {
+            throw new ProfileException(file, null, null, "'variants' must be an object keyed by server / workstation");
+        }
+        for (var it = variants.fieldNames(); it.hasNext(); ) {
+            String v = it.next();
+            if (!v.equals(GcFlavor.SERVER.id()) && !v.equals(GcFlavor.WORKSTATION.id())) {
+                throw new ProfileException(file, null, null, "unknown variant '" + v + "' (known: server, workstation)");
+            }
+        }
+        JsonNode variant = variants.get(gc.id());
+        if (variant == null) {
+            return false;
+        }
+        String origin = file + "#" + gc.id();
+        if (!variant.isObject()) {
+            throw new ProfileException(origin, null, null, "a variant must be an object");
+        }
+        requireKeys((ObjectNode) variant, VARIANT_KEYS, origin);
+        draft.apply((ObjectNode) variant, origin, false);
+        return true;
     }
 
     /** A document by name, parsed once per built-in loader; null when {@code optional} and the source lacks it. */
@@ -231,12 +266,7 @@ public final class ProfileLoader {
         }
         visiting.add(name);
         ObjectNode root = document(name, false);
-        for (var it = root.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!TOP_LEVEL_KEYS.contains(key)) {
-                throw new ProfileException(file, null, null, "unknown top-level key '" + key + "' (known: " + new java.util.TreeSet<>(TOP_LEVEL_KEYS) + ")");
-            }
-        }
+        requireKeys(root, TOP_LEVEL_KEYS, file);
         JsonNode baseline = root.get("baseline");
         if (baseline == null || !baseline.isTextual()) {
             throw new ProfileException(file, null, null, "'baseline' must name another profile or be \"empty\"");
@@ -246,32 +276,8 @@ public final class ProfileLoader {
         }
         chain.add(file);
         draft.apply(root, file, true);
-        JsonNode variants = root.get("variants");
-        if (variants != null) {
-            if (!variants.isObject()) {
-                throw new ProfileException(file, null, null, "'variants' must be an object keyed by server / workstation");
-            }
-            for (var it = variants.fieldNames(); it.hasNext(); ) {
-                String v = it.next();
-                if (!v.equals(GcFlavor.SERVER.id()) && !v.equals(GcFlavor.WORKSTATION.id())) {
-                    throw new ProfileException(file, null, null, "unknown variant '" + v + "' (known: server, workstation)");
-                }
-            }
-            JsonNode variant = variants.get(gc.id());
-            if (variant != null) {
-                String origin = file + "#" + gc.id();
-                if (!variant.isObject()) {
-                    throw new ProfileException(origin, null, null, "a variant must be an object");
-                }
-                for (var it = variant.fieldNames(); it.hasNext(); ) {
-                    String key = it.next();
-                    if (!VARIANT_KEYS.contains(key)) {
-                        throw new ProfileException(origin, null, null, "key '" + key + "' cannot be set per variant (allowed: " + new java.util.TreeSet<>(VARIANT_KEYS) + ")");
-                    }
-                }
-                draft.apply((ObjectNode) variant, origin, false);
-                chain.set(chain.size() - 1, origin);
-            }
+        if (applyVariant(root.get("variants"), file, gc, draft)) {
+            chain.set(chain.size() - 1, file + "#" + gc.id());
         }
     }
 
@@ -323,28 +329,7 @@ public final class ProfileLoader {
             if (!selected) {
                 return;
             }
-            JsonNode variants = file.root().get("variants");
-            if (variants == null) {
-                return;
-            }
-            if (!variants.isObject()) {
-                throw new ProfileException(file.name(), null, null, "'variants' must be an object keyed by server / workstation");
-            }
-            JsonNode variant = variants.get(gc.id());
-            if (variant == null) {
-                return;
-            }
-            String origin = file.name() + "#" + gc.id();
-            if (!variant.isObject()) {
-                throw new ProfileException(origin, null, null, "a variant must be an object");
-            }
-            for (var it = variant.fieldNames(); it.hasNext(); ) {
-                String key = it.next();
-                if (!VARIANT_KEYS.contains(key)) {
-                    throw new ProfileException(origin, null, null, "key '" + key + "' cannot be set per variant (allowed: " + new java.util.TreeSet<>(VARIANT_KEYS) + ")");
-                }
-            }
-            apply((ObjectNode) variant, origin, false);
+            applyVariant(file.root().get("variants"), file.name(), gc, this);
         }
 
         void apply(ObjectNode layer, String origin, boolean wholeFile) {

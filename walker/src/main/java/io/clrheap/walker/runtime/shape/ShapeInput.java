@@ -3,8 +3,6 @@ package io.clrheap.walker.runtime.shape;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
-import io.clrheap.walker.runtime.LocatedRuntime;
-import io.clrheap.walker.source.elf.MappedFile;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,15 +25,6 @@ public record ShapeInput(Memory memory, String moduleName, long moduleBase, List
         if (dacTableLength < 1 || dacTableLength > MAX_TABLE_LENGTH) {
             throw new IllegalArgumentException("g_dacTable length " + dacTableLength + " is not 1-" + MAX_TABLE_LENGTH);
         }
-    }
-
-    /** The input for a located runtime module. */
-    public static ShapeInput of(Memory memory, LocatedRuntime runtime, RuntimeLayout layout, Map<String, Long> descriptorGlobals) {
-        List<MemoryRange> ranges = runtime.mappings().stream()
-                .filter(f -> f.end() > f.start())
-                .map((MappedFile f) -> new MemoryRange(f.start(), f.end() - f.start())).sorted().toList();
-        return new ShapeInput(memory, runtime.module().fileName(), runtime.module().base(), ranges, runtime.module().dacTable(),
-                runtime.module().dacTableLength(), layout, descriptorGlobals);
     }
 
     /** True when {@code address} lies in one of the runtime module's mappings. */

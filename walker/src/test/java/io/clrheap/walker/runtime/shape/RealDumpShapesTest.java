@@ -14,7 +14,8 @@ import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.DumpImage;
-import io.clrheap.walker.runtime.shape.BuildDeriver.DerivedBuild;
+import io.clrheap.walker.runtime.derive.BuildDeriver;
+import io.clrheap.walker.runtime.derive.BuildDeriver.DerivedBuild;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,7 +107,7 @@ class RealDumpShapesTest {
     }
 
     private static ShapeInput input(DumpImage image, Memory memory, RuntimeVersion version) {
-        return ShapeInput.of(memory, image.runtime(), PROFILES.load(version, GcFlavor.WORKSTATION), Map.of());
+        return BuildDeriver.input(memory, image.runtime(), PROFILES.load(version, GcFlavor.WORKSTATION), Map.of());
     }
 
     /** With the contract descriptor's globals, which the dump holds. */
@@ -115,7 +116,7 @@ class RealDumpShapesTest {
         long descriptor = image.runtime().exports().apply("DotNetRuntimeContractDescriptor").orElseThrow();
         Map<String, Long> globals = ContractDescriptorGlobals.read(image.memory(), descriptor, layout).orElseThrow();
         assertThat(globals).containsKeys("ThreadStore", "AppDomain", "SyncTableEntries");
-        return ShapeInput.of(image.memory(), image.runtime(), layout, globals);
+        return BuildDeriver.input(image.memory(), image.runtime(), layout, globals);
     }
 
     private static Map<String, Integer> profileIndexes(RuntimeVersion version, String build) {

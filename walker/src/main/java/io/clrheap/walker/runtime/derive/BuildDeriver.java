@@ -1,4 +1,4 @@
-package io.clrheap.walker.runtime.shape;
+package io.clrheap.walker.runtime.derive;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeBuild;
@@ -7,7 +7,15 @@ import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.memory.MemoryRange;
 import io.clrheap.walker.runtime.LocatedRuntime;
+import io.clrheap.walker.runtime.shape.ContractDescriptorGlobals;
+import io.clrheap.walker.runtime.shape.DacEntry;
+import io.clrheap.walker.runtime.shape.DacTableDerivation;
+import io.clrheap.walker.runtime.shape.DacTableShapes;
+import io.clrheap.walker.runtime.shape.GcHeapDerivation;
+import io.clrheap.walker.runtime.shape.GcHeapShapes;
+import io.clrheap.walker.runtime.shape.ShapeInput;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -75,7 +83,7 @@ public final class BuildDeriver {
             descriptor = read.isPresent();
             globals = read.orElse(Map.of());
         }
-        ShapeInput input = ShapeInput.of(memory, runtime, workstation, globals);
+        ShapeInput input = input(memory, runtime, workstation, globals);
         DacTableDerivation table = new DacTableShapes(input, reference).derive(DacTableShapes.entriesOf(workstation));
         if (table.indexOf(DacEntry.GC_DAC_GLOBALS).isEmpty()) {
             throw new DeriveException("no g_dacTable entry of " + runtime.module().fileName() + " points at a GcDacVars: "
@@ -92,7 +100,7 @@ public final class BuildDeriver {
         Optional<GcHeapDerivation> heap = Optional.empty();
         if (gc == GcFlavor.SERVER) {
             RuntimeLayout server = profiles.load(version, GcFlavor.SERVER);
-            heap = Optional.of(new GcHeapShapes(ShapeInput.of(memory, runtime, server, globals), gcDacVars).derive());
+            heap = Optional.of(new GcHeapShapes(input(memory, runtime, server, globals), gcDacVars).derive());
         }
         return new DerivedBuild(runtime, identity, version, gc, reference, descriptor, table, heap);
     }
@@ -119,5 +127,14 @@ public final class BuildDeriver {
         } catch (NumberFormatException e) {
             return 0;
         }
+    }
+
+    /** The shape checks' input for a located runtime module: its mappings are the module's ranges. */
+    public static ShapeInput input(Memory memory, LocatedRuntime runtime, RuntimeLayout layout, Map<String, Long> descriptorGlobals) {
+        List<MemoryRange> ranges = runtime.mappings().stream()
+                .filter(f -> f.end() > f.start())
+                .map(f -> new MemoryRange(f.start(), f.end() - f.start())).sorted().toList();
+        return new ShapeInput(memory, runtime.module().fileName(), runtime.module().base(), ranges, runtime.module().dacTable(),
+                runtime.module().dacTableLength(), layout, descriptorGlobals);
     }
 }

@@ -1,4 +1,4 @@
-package io.clrheap.walker.runtime.shape;
+package io.clrheap.walker.runtime.derive;
 
 import io.clrheap.memory.Memory;
 import io.clrheap.walker.runtime.LocatedRuntime;
