@@ -1,13 +1,12 @@
 package io.clrheap.dac;
 
+import io.clrheap.layout.BuildIdentity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The build a runtime binary (the DAC, libcoreclr) says it is: its sccsid string {@code @(#)Version 9.0.124.61010
@@ -20,14 +19,17 @@ import java.util.regex.Pattern;
  */
 public record DacBuild(String fileVersion, String commit) {
 
-    private static final Pattern SCCSID = Pattern.compile("@\\(#\\)Version ([0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+)(?: @Commit: ([0-9a-f]+))?");
     /** The sccsid string lies in .rodata; binaries are a few MB: read at most this much. */
     private static final long MAX_SCAN = 256L << 20;
 
     /** The runtime version this build is, e.g. {@code 9.0.1} for file version {@code 9.0.124.61010}. */
     public String runtimeVersion() {
-        String[] parts = fileVersion.split("\\.");
-        return parts[0] + "." + parts[1] + "." + (Integer.parseInt(parts[2]) / 100);
+        return identity().version();
+    }
+
+    /** The build this DAC is, as the layout model names builds (the same parse as a dump's runtime module). */
+    public BuildIdentity identity() {
+        return BuildIdentity.ofFileVersion(fileVersion, commit);
     }
 
     /** Reads the sccsid string of {@code binary}, or empty when it has none. */
@@ -44,15 +46,11 @@ public record DacBuild(String fileVersion, String commit) {
 
     /** Finds the sccsid string in {@code text} (bytes read as ISO-8859-1). */
     static Optional<DacBuild> find(String text) {
-        Matcher m = SCCSID.matcher(text);
-        if (!m.find()) {
-            return Optional.empty();
-        }
-        return Optional.of(new DacBuild(m.group(1), m.group(2) == null ? "" : m.group(2)));
+        return BuildIdentity.findSccsid(text).map(f -> new DacBuild(f.identity().fileVersion(), f.identity().commit()));
     }
 
     @Override
     public String toString() {
-        return runtimeVersion() + " (" + fileVersion + (commit.isEmpty() ? "" : ", commit " + commit.substring(0, Math.min(12, commit.length()))) + ")";
+        return identity().describe();
     }
 }

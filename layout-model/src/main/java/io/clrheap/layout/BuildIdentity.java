@@ -59,6 +59,11 @@ public record BuildIdentity(String version, String fileVersion, String commit) {
 
     /** The patch number, e.g. 7 for 9.0.7. */
     public int patch() {
+        return patchOf(version);
+    }
+
+    /** The patch number of a {@code major.minor.patch} version, e.g. 7 for 9.0.7. */
+    public static int patchOf(String version) {
         return Integer.parseInt(version.substring(version.lastIndexOf('.') + 1));
     }
 

@@ -91,6 +91,18 @@ public record RuntimeLayout(
         return builds.get(0);
     }
 
+    /**
+     * The known build nearest to {@code version} by patch number (the older of two as near), among those whose
+     * {@code g_dacTable} has {@code tableLength} entries (any, when empty): whose layout another build of this version
+     * is walked or derived with.
+     */
+    public Optional<RuntimeBuild> nearestBuild(String version, java.util.OptionalInt tableLength) {
+        int patch = BuildIdentity.patchOf(version);
+        return builds.stream().filter(b -> tableLength.isEmpty() || b.dacTable().length() == tableLength.getAsInt())
+                .min(java.util.Comparator.<RuntimeBuild>comparingInt(b -> Math.abs(BuildIdentity.patchOf(b.version()) - patch))
+                        .thenComparingInt(b -> BuildIdentity.patchOf(b.version()) < patch ? 0 : 1));
+    }
+
     /** The known build whose {@code g_dacTable} has {@code length} entries. */
     public Optional<RuntimeBuild> buildWithDacTableLength(int length) {
         return builds.stream().filter(b -> b.dacTable().length() == length).findFirst();

@@ -91,17 +91,14 @@ final class BuildChooser {
             }
             return new Choice(version, b, Optional.of(id), id.version(), found.source(), false);
         }
-        List<RuntimeBuild> sameLength = builds.stream()
-                .filter(b -> tableLength.isEmpty() || b.dacTable().length() == tableLength.getAsInt()).toList();
-        if (sameLength.isEmpty()) {
+        Optional<RuntimeBuild> nearest = profiles.load(version, GcFlavor.WORKSTATION).nearestBuild(id.version(), tableLength);
+        if (nearest.isEmpty()) {
             throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
                     "unsupported build: runtime %s in %s (read from %s) has a g_dacTable of %d entries, and no known build of %s "
                             + "has that length (%s); `clrheap derive-profile` records the layout of a new build from a process or dump of it",
                     id.describe(), moduleName, found.source(), tableLength.getAsInt(), version.shortName(), lengths(builds)));
         }
-        RuntimeBuild nearest = sameLength.stream().min(Comparator.<RuntimeBuild>comparingInt(b -> Math.abs(patch(b) - id.patch()))
-                .thenComparingInt(b -> patch(b) < id.patch() ? 0 : 1)).orElseThrow();
-        return new Choice(version, nearest, Optional.of(id), id.version(), found.source(), true);
+        return new Choice(version, nearest.get(), Optional.of(id), id.version(), found.source(), true);
     }
 
     private Choice withoutIdentity(OptionalInt tableLength, Optional<Map<String, Long>> contracts, String moduleName) throws TargetException {
@@ -207,10 +204,6 @@ final class BuildChooser {
             }
         }
         return Optional.empty();
-    }
-
-    private static int patch(RuntimeBuild b) {
-        return b.identity().patch();
     }
 
     private String known() {

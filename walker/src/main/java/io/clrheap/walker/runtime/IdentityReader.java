@@ -42,6 +42,23 @@ public final class IdentityReader {
 
     /** An identity and where it was read, e.g. {@code the @(#)Version string of libcoreclr.so at 0x7f…}. */
     public record Found(BuildIdentity identity, String source) {
+
+        public String version() {
+            return identity.version();
+        }
+
+        public String fileVersion() {
+            return identity.fileVersion();
+        }
+
+        /** The commit, empty when only DotNetRuntimeInfo or the folder's name told the version. */
+        public String commit() {
+            return identity.commit();
+        }
+
+        public int major() {
+            return identity.major();
+        }
     }
 
     private IdentityReader() {

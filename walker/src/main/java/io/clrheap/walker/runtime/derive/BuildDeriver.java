@@ -8,6 +8,7 @@ import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.memory.MemoryRange;
+import io.clrheap.walker.runtime.IdentityReader;
 import io.clrheap.walker.runtime.LocatedRuntime;
 import io.clrheap.walker.runtime.shape.ContractDescriptorGlobals;
 import io.clrheap.walker.runtime.shape.DacEntry;
@@ -16,8 +17,6 @@ import io.clrheap.walker.runtime.shape.DacTableShapes;
 import io.clrheap.walker.runtime.shape.GcHeapDerivation;
 import io.clrheap.walker.runtime.shape.GcHeapShapes;
 import io.clrheap.walker.runtime.shape.ShapeInput;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +53,7 @@ public final class BuildDeriver {
      * @param table      the g_dacTable entries
      * @param heap       the gc_heap offsets, under server GC
      */
-    public record DerivedBuild(LocatedRuntime located, RuntimeIdentity identity, RuntimeVersion runtime, GcFlavor gc, Optional<RuntimeBuild> reference,
+    public record DerivedBuild(LocatedRuntime located, IdentityReader.Found identity, RuntimeVersion runtime, GcFlavor gc, Optional<RuntimeBuild> reference,
                                boolean descriptor, DacTableDerivation table, Optional<GcHeapDerivation> heap) {
 
         /** Every entry and field found. */
@@ -64,7 +63,7 @@ public final class BuildDeriver {
     }
 
     public DerivedBuild derive(Memory memory, LocatedRuntime runtime) throws DeriveException {
-        RuntimeIdentity identity = RuntimeIdentity.read(memory, runtime).orElseThrow(() -> new DeriveException(String.format(
+        IdentityReader.Found identity = runtime.identity().orElseThrow(() -> new DeriveException(String.format(
                 "cannot tell the build of %s: neither an '@(#)Version' string in its memory nor a readable DotNetRuntimeInfo", runtime.module().fileName())));
         RuntimeVersion version;
         try {
@@ -105,28 +104,14 @@ public final class BuildDeriver {
         return new DerivedBuild(runtime, identity, version, gc, reference, descriptor, table, heap);
     }
 
-    /** The known build with the same table length (the newest such), else the one nearest in version. */
+    /**
+     * The reference build whose table a derivation is compared with: the build itself when known, else the nearest of the
+     * same table length ({@link RuntimeLayout#nearestBuild}), else the nearest of any length.
+     */
     static Optional<RuntimeBuild> nearest(RuntimeLayout layout, String version, int length) {
-        List<RuntimeBuild> builds = new ArrayList<>(layout.builds());
-        Optional<RuntimeBuild> same = builds.stream().filter(b -> b.version().equals(version)).findFirst();
-        if (same.isPresent()) {
-            return same;
-        }
-        Optional<RuntimeBuild> sameLength = builds.stream().filter(b -> b.dacTable().length() == length)
-                .min(Comparator.comparingInt(b -> Math.abs(patch(b.version()) - patch(version))));
-        if (sameLength.isPresent()) {
-            return sameLength;
-        }
-        return builds.stream().min(Comparator.comparingInt(b -> Math.abs(patch(b.version()) - patch(version))));
-    }
-
-    private static int patch(String version) {
-        String[] p = version.split("\\.");
-        try {
-            return p.length > 2 ? Integer.parseInt(p[2]) : 0;
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        return layout.builds().stream().filter(b -> b.version().equals(version)).findFirst()
+                .or(() -> layout.nearestBuild(version, java.util.OptionalInt.of(length)))
+                .or(() -> layout.nearestBuild(version, java.util.OptionalInt.empty()));
     }
 
     /** The shape checks' input for a located runtime module: its mappings are the module's ranges. */
