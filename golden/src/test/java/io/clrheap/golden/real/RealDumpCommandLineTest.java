@@ -132,6 +132,44 @@ class RealDumpCommandLineTest {
                 .containsPattern("[0-9,]+ objects walked, 1 problem\n");
     }
 
+    /**
+     * A 10.0.9 server dump whose version strings say 10.0.12 (same length): walked with the layout of 10.0.11, the nearest
+     * known build with its table, whose server gc_heap sits 8 bytes later than 10.0.9's. The offsets the GC publishes win,
+     * the walk is whole, and the difference is a note about the layout, not a problem of the heap: --verify exits 0.
+     */
+    @Test
+    void aLayoutThatDisagreesWithThePublishedOffsetsIsANoteAndVerifyStillPasses(@TempDir Path tmp) throws IOException {
+        RealDump d = RealDump.of("net10-svr");
+        Path copy = tmp.resolve("as-10.0.12.core");
+        Files.copy(d.core.path(), copy);
+        byte[] from = "@(#)Version 10.0.926.27113".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        byte[] to = "@(#)Version 10.0.1226.2711".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        int patched = 0;
+        try (FileChannel file = FileChannel.open(copy, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer block = ByteBuffer.allocate(1 << 20);
+            for (long at = 0; at < file.size(); at += block.capacity() - from.length) {
+                block.clear();
+                int n = file.read(block, at);
+                for (int i = 0; i + from.length <= n; i++) {
+                    if (java.util.Arrays.equals(block.array(), i, i + from.length, from, 0, from.length)) {
+                        file.write(ByteBuffer.wrap(to), at + i);
+                        patched++;
+                    }
+                }
+            }
+        }
+        assertThat(patched).as("version strings in the core").isPositive();
+        Outcome r = run("walk", copy.toString(), "--verify", "--json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).contains(".NET 10.0.12 (10.0.1226.2711", "layout: the layout of 10.0.11 (nearest known build of net10",
+                "validated on the dump", "clrheap: note: the layout", "is to fix, not the heap",
+                "gc_heap_field_offsets[0] (alloc_allocated) = 5208, the profile says 5216");
+        assertThat(r.out()).contains("\"problems\" : 0", "\"profileNotes\" : [", "gc_heap_field_offsets[0] (alloc_allocated) = 5208");
+        Outcome objects = run("walk", copy.toString(), "--objects", "-q");
+        assertThat(objects.out().lines().filter(l -> l.startsWith("0x")).map(l -> l.substring(0, l.indexOf('\t'))).map(a -> Long.parseUnsignedLong(a.substring(2), 16)).toList())
+                .containsAll(d.walked.keySet());
+    }
+
     @Test
     void aDirectoryCannotBeOpenedAsADump() {
         Outcome r = run("walk", RealDump.root().toString());
