@@ -6,6 +6,10 @@ import io.clrheap.capture.ipc.DiagnosticsException;
 import io.clrheap.capture.nettrace.Nettrace;
 import io.clrheap.capture.nettrace.NettraceReader;
 import io.clrheap.capture.snapshot.GcHeapSnapshot;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.source.elf.ElfCore;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -39,6 +43,10 @@ public final class Capture {
     public static final int ATTEMPTS = 5;
     /** The pause before the second attempt, doubled before each later one: a busy process may be quieter a little later. */
     static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    /** Dumps taken at most, one after another, while none can be used (taken during a GC, or its createdump deadlocked). */
+    static final int REDUMPS = 6;
+    /** The pause before dumping again after a dump that cannot be used, doubled each time. */
+    static final Duration REDUMP_PAUSE = Duration.ofMillis(100);
     /** The file beside live-objects.txt that lists the snapshot's objects the dump does not hold (only when there are any). */
     public static final String CHANGED_OBJECTS = "changed-objects.txt";
 
@@ -217,18 +225,26 @@ public final class Capture {
     private static Attempt attempt(Options o, DiagnosticsClient client, Path work, int number, Consumer<String> progress) throws IOException {
         Path full = work.resolve("full-" + number + ".core");
         Path trace = work.resolve("snapshot-" + number + ".nettrace");
-        progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
-        Set<Long> before = children(o.pid());
         long td = System.nanoTime();
-        try {
-            client.generateCoreDump(full, DiagnosticsClient.DUMP_TYPE_FULL, o.timeout());
-        } finally {
-            killNewChildren(o.pid(), before, progress);
+        // A dump is taken again at once, before any snapshot is asked for, when it cannot be used: createdump suspends
+        // the process wherever it is, and a busy one may be inside a GC, whose heap is not walkable
+        // (gc_structures_invalid_cnt != 0); or the runtime's createdump fork deadlocked and was ended (CreatedumpWatch).
+        Duration again = REDUMP_PAUSE;
+        for (int dump = 1; ; dump++) {
+            String unusable = dump(o, client, full, progress);
+            if (unusable == null) {
+                break;
+            }
+            Files.deleteIfExists(full);
+            if (dump == REDUMPS) {
+                throw new DiagnosticsException(String.format(Locale.ROOT, "%d dumps in a row could not be used, the last one because %s; "
+                        + "capture the process when it allocates less", REDUMPS, unusable));
+            }
+            progress.accept(String.format(Locale.ROOT, "dump: %s; dumping again in %d ms (%d of %d)", unusable, again.toMillis(), dump + 1, REDUMPS));
+            sleep(again);
+            again = again.multipliedBy(2);
         }
         Duration dumpTime = Duration.ofNanos(System.nanoTime() - td);
-        if (!Files.isRegularFile(full)) {
-            throw new DiagnosticsException("the runtime answered GenerateCoreDump but wrote no " + full);
-        }
         long fullBytes = Files.size(full);
         progress.accept(String.format(Locale.ROOT, "dump: %,d bytes in %.1f s", fullBytes, seconds(dumpTime)));
         long tt = System.nanoTime();
@@ -255,9 +271,63 @@ public final class Capture {
                                 snapshot.movedRanges())));
         SnapshotAgreement agreement;
         try (ElfCore dump = ElfCore.open(full)) {
-            agreement = SnapshotAgreement.check(dump, snapshot.liveObjects());
+            agreement = SnapshotAgreement.check(dump, regions(full, progress), snapshot.liveObjects());
         }
         return new Attempt(number, full, trace, fullBytes, traceBytes, dumpTime, traceTime, snapshot, agreement);
+    }
+
+    /**
+     * Asks the runtime for a full dump into {@code full}: null when it holds a walkable heap, else why it cannot be
+     * used (and should be taken again).
+     */
+    private static String dump(Options o, DiagnosticsClient client, Path full, Consumer<String> progress) throws IOException {
+        progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
+        Set<Long> before = children(o.pid());
+        List<Long> deadlocked;
+        try (CreatedumpWatch watch = CreatedumpWatch.start(o.pid(), before, full)) {
+            try {
+                client.generateCoreDump(full, DiagnosticsClient.DUMP_TYPE_FULL, o.timeout());
+            } catch (IOException e) {
+                if (watch.ended().isEmpty()) {
+                    throw e;
+                }
+            }
+            watch.close();
+            deadlocked = watch.ended();
+        } finally {
+            killNewChildren(o.pid(), before, progress);
+        }
+        if (!deadlocked.isEmpty()) {
+            return String.format(Locale.ROOT, "the runtime's createdump fork (process %d) made no progress for %d s (a fork of a busy process can "
+                    + "wait for ever on a lock another thread held): ended it", deadlocked.getFirst(), CreatedumpWatch.STALL.toSeconds());
+        }
+        if (!Files.isRegularFile(full)) {
+            throw new DiagnosticsException("the runtime answered GenerateCoreDump but wrote no " + full);
+        }
+        return takenDuringGc(full, progress) ? "taken during a GC (gc_structures_invalid_cnt is not 0: the heap is not walkable)" : null;
+    }
+
+    /**
+     * Whether the dump says the GC was running when it was taken ({@code *gc_structures_invalid_cnt != 0}). A dump
+     * the walker cannot open says nothing here: the snapshot's agreement and golden check judge it later.
+     */
+    private static boolean takenDuringGc(Path full, Consumer<String> progress) throws IOException {
+        try (DumpSession session = Dumps.open(full)) {
+            return session.heap().gcInProgress();
+        } catch (TargetException e) {
+            progress.accept("dump: not checked for a GC in progress: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** The dump's regions as its heap_segments say, or none when the walker cannot find its heap. */
+    private static List<Region> regions(Path full, Consumer<String> progress) throws IOException {
+        try (DumpSession session = Dumps.open(full)) {
+            return session.heap().regionsByAddress();
+        } catch (TargetException e) {
+            progress.accept("snapshot: checked against the dump's memory only (its heap was not found: " + e.getMessage() + ")");
+            return List.of();
+        }
     }
 
     private static void discard(Attempt a) throws IOException {

@@ -3,6 +3,7 @@ package io.clrheap.capture;
 import io.clrheap.capture.snapshot.GcHeapSnapshot;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.heap.Region;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,11 +37,23 @@ record SnapshotAgreement(long checked, long found, List<Changed> changed) {
         }
     }
 
-    static SnapshotAgreement check(Memory dump, List<GcHeapSnapshot.Node> objects) {
+    /**
+     * Checks each object against the dump's memory and, when the dump's heap could be discovered ({@code regions} not
+     * empty), its regions: a MethodTable word beyond a region's allocated end is stale memory (the place an object had
+     * before a GC compacted), which a busy process's ProbeNode-like objects of one size fill with the same word.
+     *
+     * @param regions the dump's regions in address order ({@link io.clrheap.walker.heap.DiscoveredHeap#regionsByAddress}), or empty
+     */
+    static SnapshotAgreement check(Memory dump, List<Region> regions, List<GcHeapSnapshot.Node> objects) {
         long found = 0;
         List<Changed> changed = new ArrayList<>();
+        long[] starts = regions.stream().mapToLong(Region::mem).toArray();
         for (GcHeapSnapshot.Node n : objects) {
             String inDump;
+            if (!regions.isEmpty() && !inSomeRegion(regions, starts, n.address())) {
+                changed.add(new Changed(n, "in no region's allocated part in the dump (stale memory a GC left behind, or a region allocated after it)"));
+                continue;
+            }
             try {
                 long word = dump.readLong(n.address());
                 if ((word & ~MARK_BITS) == n.methodTable()) {
@@ -54,6 +67,22 @@ record SnapshotAgreement(long checked, long found, List<Changed> changed) {
             changed.add(new Changed(n, inDump));
         }
         return new SnapshotAgreement(objects.size(), found, List.copyOf(changed));
+    }
+
+    private static boolean inSomeRegion(List<Region> regions, long[] starts, long address) {
+        int lo = 0;
+        int hi = starts.length - 1;
+        int at = -1;
+        while (lo <= hi) { // the last region starting at or below address
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(starts[mid], address) <= 0) {
+                at = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return at >= 0 && regions.get(at).contains(address);
     }
 
     /** The address of the first object not found, or -1. */
