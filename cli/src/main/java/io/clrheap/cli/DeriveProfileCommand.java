@@ -1,6 +1,7 @@
 package io.clrheap.cli;
 
 import io.clrheap.layout.GcFlavor;
+import io.clrheap.layout.TargetOs;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.walker.DumpImage;
 import io.clrheap.walker.runtime.TargetException;
@@ -143,7 +144,7 @@ final class DeriveProfileCommand implements Callable<Integer> {
         }
         String json = profile.json(!profile.problems().isEmpty());
         if (into != null && profile.problems().isEmpty()) {
-            out = into.resolve("linux-x64-" + profile.version() + ".json");
+            out = into.resolve(profile.platform() + "-" + profile.version() + ".json");
         }
         if (out == null) {
             cli.getOut().print(json);
@@ -162,7 +163,7 @@ final class DeriveProfileCommand implements Callable<Integer> {
                     profile.gcModes(), out);
         }
         if (into != null && profile.problems().isEmpty()) {
-            BuildIndex.add(into.resolve("index.json"), "linux-x64", profile.version());
+            BuildIndex.add(into.resolve("index.json"), profile.platform(), profile.version());
             err.printf("clrheap derive-profile: %s listed in %s%n", profile.version(), into.resolve("index.json"));
         }
         return profile.problems().isEmpty() ? 0 : 1;
@@ -252,6 +253,11 @@ final class DeriveProfileCommand implements Callable<Integer> {
             return inputs.get(0).build().identity().fileVersion();
         }
 
+        /** {@code linux-x64} or {@code windows-x64}: the build file's name prefix and its key in index.json. */
+        String platform() {
+            return inputs.get(0).build().located().os().id() + "-x64";
+        }
+
         int tableLength() {
             return inputs.get(0).build().located().module().dacTableLength();
         }
@@ -280,7 +286,7 @@ final class DeriveProfileCommand implements Callable<Integer> {
             j.field("?", "Derived by clrheap derive-profile " + version() + " from " + inputNames + "; do not edit by hand: run it again.");
             j.raw("build", "{\"version\": " + BuildFileJson.quote(version()) + ", \"fileVersion\": " + BuildFileJson.quote(fileVersion()) + ", \"commit\": "
                     + BuildFileJson.quote(b.identity().commit()) + ",\n            \"runtime\": " + BuildFileJson.quote(b.runtime().moniker())
-                    + ", \"os\": \"linux\", \"arch\": \"x64\"}");
+                    + ", \"os\": " + BuildFileJson.quote(b.located().os().id()) + ", \"arch\": \"x64\"}");
             StringBuilder what = new StringBuilder();
             for (Input i : inputs) {
                 if (!what.isEmpty()) {
@@ -295,7 +301,10 @@ final class DeriveProfileCommand implements Callable<Integer> {
             }
             j.raw("sources", "{" + BuildFileJson.quote(key()) + ": " + BuildFileJson.quote("clrheap derive-profile of " + what) + "}");
             j.raw("dacTableLength", "[" + tableLength() + ", \"dump\", " + BuildFileJson.quote(key()) + ", "
-                    + BuildFileJson.quote(String.format("st_size %d of g_dacTable in %s", tableLength() * 8L, b.located().module().fileName())) + "]");
+                    + BuildFileJson.quote(b.located().os() == TargetOs.LINUX
+                            ? String.format("st_size %d of g_dacTable in %s", tableLength() * 8L, b.located().module().fileName())
+                            : String.format("g_dacTable in %s (a PE export, no size): %d non-zero words, then a 0 word", b.located().module().fileName(), tableLength()))
+                    + "]");
             // the table: each entry from the first input that found it, by index
             Map<DacEntry, EntryFinding> found = new java.util.EnumMap<>(DacEntry.class);
             for (Input i : inputs) {

@@ -87,7 +87,7 @@ public final class RuntimeBuilder {
     }
 
     public EmulatedRuntime build(Scenario scenario) {
-        RuntimeLayout layout = scenario.runtimeChoice().layout(profiles, scenario.gc());
+        RuntimeLayout layout = scenario.runtimeChoice().layout(profiles, platform.os(), scenario.gc());
         AddressSpace memory = new AddressSpace("emulated " + scenario.name() + " (" + layout.describe() + ")", memoryBudget);
         memory.reserve("native heap", ProcessLayout.NATIVE_HEAP, ProcessLayout.NATIVE_HEAP_SIZE);
         memory.reserve("loader heap", ProcessLayout.LOADER_HEAP, ProcessLayout.LOADER_HEAP_SIZE);

@@ -88,6 +88,9 @@ public record RuntimeLayout(
 
     /** The newest known build, e.g. 8.0.30. */
     public RuntimeBuild primaryBuild() {
+        if (builds.isEmpty()) {
+            throw new IllegalStateException(profileName + " lists no build yet: `clrheap derive-profile` records one from a process or dump of it");
+        }
         return builds.get(0);
     }
 

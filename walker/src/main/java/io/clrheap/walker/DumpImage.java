@@ -10,13 +10,14 @@ import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.source.live.LiveProcess;
+import io.clrheap.walker.source.minidump.Minidump;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * A Linux process image — an ELF core (or {@code .xz}), a fixture bundle or a running process — opened as far as its
+ * A process image — an ELF core (or {@code .xz}), a fixture bundle, a Windows minidump or a running process — opened as far as its
  * runtime module and {@code g_dacTable}, without identifying the build: the input of {@code derive-profile}, which
  * works on builds clrheap has no profile for ({@link Dumps#open} refuses those). The same readers as {@link Dumps}.
  *
@@ -30,8 +31,8 @@ public record DumpImage(Memory memory, List<MappedFile> files, LocatedRuntime ru
                         AutoCloseable resource) implements AutoCloseable {
 
     /**
-     * Opens {@code file}: an ELF core (xz-compressed or not) or a fixture bundle. A minidump is refused: a PE export has
-     * no size, so its {@code g_dacTable}'s length is not in it.
+     * Opens {@code file}: an ELF core (xz-compressed or not), a fixture bundle or a Windows minidump (whose PE module's
+     * {@code g_dacTable} length is measured: {@link TargetOpener#locateWindows}).
      *
      * @throws IOException     unreadable, not a regular file, or not a dump of a known format
      * @throws TargetException no runtime module in it (see {@link TargetOpener#locate})
@@ -40,8 +41,14 @@ public record DumpImage(Memory memory, List<MappedFile> files, LocatedRuntime ru
         DumpFiles.requireRegularFile(file);
         DumpFiles.Format format = DumpFiles.sniff(file);
         if (format == DumpFiles.Format.MINIDUMP) {
-            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, file + " is a Windows minidump: its g_dacTable "
-                    + "(a PE export) has no size, so the table's length cannot be read from it; give a Linux core of the same build");
+            Minidump dump = Minidump.open(file);
+            try {
+                LocatedRuntime runtime = new TargetOpener(ProfileLoader.builtIn()).locateWindows(dump, dump.modules());
+                return new DumpImage(dump, runtime.mappings(), runtime, "minidump", String.valueOf(file.getFileName()), dump);
+            } catch (TargetException | RuntimeException | Error e) {
+                DumpSession.closeQuietly(dump, e);
+                throw e;
+            }
         }
         if (format == DumpFiles.Format.BUNDLE) {
             Bundle bundle = Bundle.open(file);

@@ -1,17 +1,27 @@
 package io.clrheap.emulator.module;
 
+import io.clrheap.layout.TargetOs;
+
 /**
- * The operating system an emulated process runs on, which decides the runtime module's file format and name:
- * {@code libcoreclr.so} (an ELF shared object) on Linux, {@code coreclr.dll} (a PE32+ image) on Windows.
- *
- * <p>Only the module image differs. The structure layouts are the Linux x64 profiles on both (no real Windows dump
- * was available to take Windows offsets from), and everything outside the module's header part — heaps, objects,
- * MethodTables, threads, handles, the module's own variables — is byte for byte the same, at the same addresses, so
- * one answer key serves a Linux core and a Windows minidump of the same scenario.
+ * The operating system an emulated process runs on, which decides the runtime module's file format and name
+ * ({@code libcoreclr.so}, an ELF shared object, on Linux; {@code coreclr.dll}, a PE32+ image, on Windows) and the
+ * layouts of the runtime's structures: a Windows process is laid out by the Windows profile of its build
+ * ({@code net8.0-windows}, {@code builds/windows-x64-8.0.30.json}), taken from real Windows processes.
  */
 public enum Platform {
     /** The runtime module is {@code libcoreclr.so}: ELF header, GNU-hash dynamic symbols. */
-    LINUX,
+    LINUX(TargetOs.LINUX),
     /** The runtime module is {@code coreclr.dll}: DOS and PE headers, a section table and an export directory. */
-    WINDOWS
+    WINDOWS(TargetOs.WINDOWS);
+
+    private final TargetOs os;
+
+    Platform(TargetOs os) {
+        this.os = os;
+    }
+
+    /** The system whose layouts the process has. */
+    public TargetOs os() {
+        return os;
+    }
 }

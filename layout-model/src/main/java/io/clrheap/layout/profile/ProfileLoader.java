@@ -16,6 +16,7 @@ import io.clrheap.layout.Provenance;
 import io.clrheap.layout.RuntimeBuild;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.TargetOs;
 import io.clrheap.layout.TypeLayout;
 import java.io.IOException;
 import java.io.InputStream;
@@ -113,6 +114,25 @@ public final class ProfileLoader {
      */
     public RuntimeLayout load(RuntimeVersion version, GcFlavor gc, String build) {
         return load(version.moniker(), gc, build);
+    }
+
+    /** The layout of {@code version} on {@code os} ({@link TargetOs#profileName}); on Linux, {@link #load(RuntimeVersion, GcFlavor)}. */
+    public RuntimeLayout load(RuntimeVersion version, TargetOs os, GcFlavor gc) {
+        return load(os.profileName(version), gc);
+    }
+
+    /** The layout of one build of {@code version} on {@code os}. */
+    public RuntimeLayout load(RuntimeVersion version, TargetOs os, GcFlavor gc, String build) {
+        return load(os.profileName(version), gc, build);
+    }
+
+    /** Whether there is a profile of {@code version} on {@code os} at all (Windows has some versions only). */
+    public boolean has(RuntimeVersion version, TargetOs os) {
+        String name = os.profileName(version);
+        if (documents != null && documents.containsKey(name)) {
+            return true;
+        }
+        return source.read(name).isPresent();
     }
 
     /** Resolves and validates profile {@code name} for flavour {@code gc}. */
@@ -501,8 +521,9 @@ public final class ProfileLoader {
         }
 
         private List<RuntimeBuild> buildList(Resolver resolver, String file) {
-            if (builds == null || !builds.node().isArray() || builds.node().isEmpty()) {
-                throw new ProfileException(file, null, null, "'builds' must list at least one released build");
+            // a profile of a system with no build recorded yet lists none: derive-profile starts from it (RuntimeLayout#primaryBuild says so)
+            if (builds == null || !builds.node().isArray() || (builds.node().isEmpty() && buildFiles.isEmpty() && "linux".equals(orDefault(os, "linux")))) {
+                throw new ProfileException(file, null, null, "'builds' must list at least one released build (or a build file must)");
             }
             Map<String, DacTable.DacTableEntry> shared = dacEntries(dacTable, resolver);
             List<RuntimeBuild> list = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeBuild;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.TargetOs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -85,6 +86,42 @@ public record RuntimeChoice(RuntimeVersion version, String build) {
     /** The layout of that build under {@code gc}; its {@link RuntimeLayout#primaryBuild()} is the build. */
     public RuntimeLayout layout(ProfileLoader profiles, GcFlavor gc) {
         return profiles.load(version, gc, buildVersion(profiles));
+    }
+
+    /**
+     * The layout of that build as built for {@code os}: on Windows, the Windows layout of the same build (the major's
+     * reference build on Windows when a major was asked for).
+     *
+     * @throws IllegalArgumentException when clrheap has no {@code os} layout of that build, naming those it has
+     */
+    public RuntimeLayout layout(ProfileLoader profiles, TargetOs os, GcFlavor gc) {
+        if (os == TargetOs.LINUX) {
+            return layout(profiles, gc);
+        }
+        if (!profiles.has(version, os)) {
+            throw new IllegalArgumentException(String.format("clrheap has no %s layouts of %s: they are taken from real %s processes of each "
+                    + "build, and none was available; %s builds it has: %s", os.displayName(), version.shortName(), os.displayName(),
+                    os.displayName(), String.join(", ", knownBuilds(os, profiles))));
+        }
+        RuntimeLayout reference = profiles.load(version, os, GcFlavor.WORKSTATION);
+        String wanted = build.isEmpty() ? reference.primaryBuild().version() : build;
+        if (reference.builds().stream().noneMatch(b -> b.version().equals(wanted))) {
+            throw new IllegalArgumentException(String.format("clrheap has no %s layout of %s (taken from real %s processes of each build); "
+                    + "%s builds it has: %s", os.displayName(), wanted, os.displayName(), os.displayName(), String.join(", ", knownBuilds(os, profiles))));
+        }
+        return profiles.load(version, os, gc, wanted);
+    }
+
+    /** Every build clrheap has the {@code os} layout of, oldest first. */
+    public static List<String> knownBuilds(TargetOs os, ProfileLoader profiles) {
+        List<String> builds = new ArrayList<>();
+        for (RuntimeVersion v : RuntimeVersion.values()) {
+            if (profiles.has(v, os)) {
+                builds.addAll(profiles.load(v, os, GcFlavor.WORKSTATION).builds().stream().map(RuntimeBuild::version)
+                        .sorted(BuildIdentity::compareVersions).toList());
+            }
+        }
+        return builds;
     }
 
     /** The name files and messages use: {@code net9} for a major, {@code 9.0.7} for a build. */

@@ -5,6 +5,7 @@ import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeBuild;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.TargetOs;
 import io.clrheap.layout.profile.ProfileLoader;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -55,9 +56,25 @@ final class BuildChooser {
     }
 
     private final ProfileLoader profiles;
+    private final TargetOs os;
 
     BuildChooser(ProfileLoader profiles) {
+        this(profiles, TargetOs.LINUX);
+    }
+
+    /** A chooser among the layouts of runtimes built for {@code os}. */
+    BuildChooser(ProfileLoader profiles, TargetOs os) {
         this.profiles = profiles;
+        this.os = os;
+    }
+
+    /** The layout of {@code choice} for the GC flavour the dump uses. */
+    RuntimeLayout layout(Choice choice, GcFlavor gc) {
+        return profiles.load(choice.version(), os, gc, choice.build().version());
+    }
+
+    private RuntimeLayout layout(RuntimeVersion version) {
+        return profiles.load(version, os, GcFlavor.WORKSTATION);
     }
 
     /**
@@ -79,7 +96,14 @@ final class BuildChooser {
         RuntimeVersion version = majorOf(id).orElseThrow(() -> new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
                 "unsupported build: runtime %s in %s (read from %s); clrheap knows .NET 8, 9 and 10 (%s)",
                 id.describe(), moduleName, found.source(), known())));
-        List<RuntimeBuild> builds = profiles.load(version, GcFlavor.WORKSTATION).builds();
+        if (!profiles.has(version, os)) {
+            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
+                    "unsupported build: runtime %s in %s (read from %s) is a %s x64 runtime, and clrheap has no %s layouts of %s: they are "
+                            + "taken from real processes of each build, and none was available (%s builds clrheap knows: %s)",
+                    id.describe(), moduleName, found.source(), os.displayName(), os.displayName(), version.shortName(), os.displayName(),
+                    known().isEmpty() ? "none" : known()));
+        }
+        List<RuntimeBuild> builds = layout(version).builds();
         Optional<RuntimeBuild> exact = builds.stream().filter(b -> b.version().equals(id.version())).findFirst();
         if (exact.isPresent()) {
             RuntimeBuild b = exact.get();
@@ -91,7 +115,7 @@ final class BuildChooser {
             }
             return new Choice(version, b, Optional.of(id), id.version(), found.source(), false);
         }
-        Optional<RuntimeBuild> nearest = profiles.load(version, GcFlavor.WORKSTATION).nearestBuild(id.version(), tableLength);
+        Optional<RuntimeBuild> nearest = layout(version).nearestBuild(id.version(), tableLength);
         if (nearest.isEmpty()) {
             throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
                     "unsupported build: runtime %s in %s (read from %s) has a g_dacTable of %d entries, and no known build of %s "
@@ -110,7 +134,10 @@ final class BuildChooser {
         }
         List<Choice> matches = new ArrayList<>();
         for (RuntimeVersion v : RuntimeVersion.values()) {
-            RuntimeLayout layout = profiles.load(v, GcFlavor.WORKSTATION);
+            if (!profiles.has(v, os)) {
+                continue;
+            }
+            RuntimeLayout layout = layout(v);
             for (RuntimeBuild b : layout.builds()) {
                 boolean match = tableLength.isPresent() ? b.dacTable().length() == tableLength.getAsInt()
                         : !layout.contracts().isEmpty() && contracts.get().equals(widen(layout.contracts()));
@@ -163,13 +190,13 @@ final class BuildChooser {
      * alike, or which one it is decides where fields are, and the dump is refused.
      */
     void requireOneLayout(Choice choice, GcFlavor gc, String moduleName) throws TargetException {
-        Map<String, Map<String, Long>> first = offsets(profiles.load(choice.version(), gc, choice.build().version()));
+        Map<String, Map<String, Long>> first = offsets(layout(choice, gc));
         for (RuntimeBuild other : choice.alternatives()) {
-            if (!offsets(profiles.load(choice.version(), gc, other.version())).equals(first)) {
+            if (!offsets(profiles.load(choice.version(), os, gc, other.version())).equals(first)) {
                 throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
                         "cannot tell the build of %s: the dump holds no version string, and the builds its g_dacTable fits (%s) lay out "
                                 + "%s GC's structures differently (%s and %s first differ in %s)", moduleName, choice.versionText(), gc.id(),
-                        choice.build().version(), other.version(), firstDifference(first, offsets(profiles.load(choice.version(), gc, other.version())))));
+                        choice.build().version(), other.version(), firstDifference(first, offsets(profiles.load(choice.version(), os, gc, other.version())))));
             }
         }
     }
@@ -209,7 +236,10 @@ final class BuildChooser {
     private String known() {
         List<String> all = new ArrayList<>();
         for (RuntimeVersion v : RuntimeVersion.values()) {
-            profiles.load(v, GcFlavor.WORKSTATION).builds().stream().map(RuntimeBuild::version)
+            if (!profiles.has(v, os)) {
+                continue;
+            }
+            layout(v).builds().stream().map(RuntimeBuild::version)
                     .sorted(BuildIdentity::compareVersions).forEach(all::add);
         }
         return String.join(", ", all);

@@ -1,5 +1,6 @@
 package io.clrheap.walker.runtime;
 
+import io.clrheap.layout.TargetOs;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.util.List;
 import java.util.Optional;
@@ -12,9 +13,10 @@ import java.util.function.Function;
  * @param module   the module, its base and {@code g_dacTable} (address and {@code st_size / 8})
  * @param mappings the module's file mappings (NT_FILE entries of its path), in the dump's order
  * @param exports  export name → address, empty when not exported or unreadable
+ * @param os       the system the runtime was built for: Linux for an ELF module, Windows for a PE one
  */
 public record LocatedRuntime(RuntimeModule module, List<MappedFile> mappings, Function<String, Optional<Long>> exports,
-                             Optional<IdentityReader.Found> identity) {
+                             Optional<IdentityReader.Found> identity, TargetOs os) {
 
     public LocatedRuntime {
         mappings = List.copyOf(mappings);

@@ -6,6 +6,7 @@ import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeBuild;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.TargetOs;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.layout.view.ContractDescriptor;
 import io.clrheap.layout.view.DotNetRuntimeInfo;
@@ -67,11 +68,11 @@ public final class TargetOpener {
             RuntimeModule module = located.module();
             ModuleExports exports = name -> located.symbols().lookup(name).map(DynamicSymbol::address);
             Optional<IdentityReader.Found> identity = IdentityReader.read(memory, module, Optional.of(located.symbols()), exports, profiles);
-            BuildChooser.Choice choice = new BuildChooser(profiles).choose(identity, java.util.OptionalInt.of(module.dacTableLength()),
-                    Optional.empty(), module.fileName());
+            BuildChooser chooser = new BuildChooser(profiles, TargetOs.LINUX);
+            BuildChooser.Choice choice = chooser.choose(identity, java.util.OptionalInt.of(module.dacTableLength()), Optional.empty(), module.fileName());
             List<io.clrheap.memory.MemoryRange> ranges = files.stream().filter(f -> f.path().equals(module.path()) && f.end() > f.start())
                     .map(f -> new io.clrheap.memory.MemoryRange(f.start(), f.end() - f.start())).toList();
-            return finish(memory, module, choice, exports, ranges);
+            return finish(memory, module, chooser, choice, exports, ranges);
         } catch (java.io.UncheckedIOException e) {
             // a symbol table that is there but corrupt (ElfDynamicSymbols wraps its ModuleFormatException)
             if (e.getCause() instanceof io.clrheap.walker.symbols.ModuleFormatException bad) {
@@ -101,13 +102,51 @@ public final class TargetOpener {
                 } catch (MissingMemoryException | java.io.UncheckedIOException e) {
                     return Optional.empty();
                 }
-            }, identity);
+            }, identity, TargetOs.LINUX);
         } catch (java.io.UncheckedIOException e) {
             if (e.getCause() instanceof io.clrheap.walker.symbols.ModuleFormatException bad) {
                 throw new TargetException(TargetException.Kind.INCONSISTENT, "the runtime module's symbol tables are corrupt: " + bad.getMessage(), bad);
             }
             throw e;
         }
+    }
+
+    /** g_dacTable of the Windows builds has 138 (10.0.9) to 169 (8.0.30) entries; a table is never longer than this. */
+    private static final int MAX_PE_TABLE_SLOTS = 4096;
+
+    /**
+     * Finds the PE runtime module of a Windows process image and its {@code g_dacTable}, without identifying the build:
+     * what {@code derive-profile} starts from. A PE export has no size, so the table's length is measured: its entries
+     * are the addresses of runtime variables, never 0, and the word after the last one is 0 in every Windows build seen
+     * (169 entries in 8.0.30, 138 in 10.0.9, docs/reference/windows.md); the count of words before the first 0.
+     *
+     * @throws TargetException no module exports g_dacTable, its headers are missing, or the table has no end in the module
+     */
+    public LocatedRuntime locateWindows(Memory memory, List<MinidumpModule> modules) throws TargetException {
+        LocatedPe located = locatePeModule(memory, modules);
+        MinidumpModule m = located.module();
+        ModuleExports exports = name -> located.exports().getOrDefault(name, Optional.empty());
+        Optional<IdentityReader.Found> identity = IdentityReader.runtimeInfo(memory, exports, profiles);
+        if (identity.isEmpty()) {
+            identity = IdentityReader.versionResource(m);
+        }
+        int length = 0;
+        try {
+            while (length < MAX_PE_TABLE_SLOTS && located.dacTable() + 8L * (length + 1) <= m.base() + m.size()
+                    && memory.readLong(located.dacTable() + 8L * length) != 0) {
+                length++;
+            }
+        } catch (MissingMemoryException e) {
+            throw new TargetException(TargetException.Kind.INCONSISTENT, String.format("g_dacTable of %s at 0x%x: %s", m.fileName(), located.dacTable(),
+                    e.getMessage()), e);
+        }
+        if (length == 0 || length == MAX_PE_TABLE_SLOTS) {
+            throw new TargetException(TargetException.Kind.INCONSISTENT, String.format("g_dacTable of %s at 0x%x has no end: %s", m.fileName(),
+                    located.dacTable(), length == 0 ? "its first entry is 0" : "no 0 word in its first " + MAX_PE_TABLE_SLOTS + " slots"));
+        }
+        RuntimeModule module = new RuntimeModule(m.name(), m.base(), located.dacTable(), length, "dump memory (PE exports; length: the words before the first 0)");
+        return new LocatedRuntime(module, List.of(new MappedFile(m.base(), m.base() + m.size(), 0, m.name())),
+                name -> exports.address(name), identity, TargetOs.WINDOWS);
     }
 
     /**
@@ -146,17 +185,18 @@ public final class TargetOpener {
             identity = IdentityReader.versionResource(located.module());
         }
         Optional<Map<String, Long>> contracts = identity.isPresent() ? Optional.empty() : descriptorContracts(memory, exports);
-        BuildChooser.Choice choice = new BuildChooser(profiles).choose(identity, java.util.OptionalInt.empty(), contracts, located.module().fileName());
+        BuildChooser chooser = new BuildChooser(profiles, TargetOs.WINDOWS);
+        BuildChooser.Choice choice = chooser.choose(identity, java.util.OptionalInt.empty(), contracts, located.module().fileName());
         RuntimeModule module = new RuntimeModule(located.module().name(), located.module().base(), located.dacTable(),
                 choice.build().dacTable().length(), "dump memory (PE exports)");
-        return finish(memory, module, choice, exports, List.of(new io.clrheap.memory.MemoryRange(located.module().base(), located.module().size())));
+        return finish(memory, module, chooser, choice, exports, List.of(new io.clrheap.memory.MemoryRange(located.module().base(), located.module().size())));
     }
 
-    private Target finish(Memory memory, RuntimeModule module, BuildChooser.Choice choice, ModuleExports exports,
+    private Target finish(Memory memory, RuntimeModule module, BuildChooser chooser, BuildChooser.Choice choice, ModuleExports exports,
                           List<io.clrheap.memory.MemoryRange> moduleRanges) throws TargetException {
         GcFlavor gc = heapType(memory, module, choice.build());
-        new BuildChooser(profiles).requireOneLayout(choice, gc, module.fileName());
-        RuntimeLayout layout = profiles.load(choice.version(), gc, choice.build().version());
+        chooser.requireOneLayout(choice, gc, module.fileName());
+        RuntimeLayout layout = chooser.layout(choice, gc);
         String layoutSource = choice.layoutSource();
         Target target = new Target(memory, module, choice.build(), choice.versionText(), choice.versionSource(), layout,
                 new ViewFactory(layout), choice.identity(), layoutSource);
@@ -188,7 +228,8 @@ public final class TargetOpener {
             // no descriptor to compare with: the shapes alone decide
         }
         var input = new io.clrheap.walker.runtime.shape.ShapeInput(memory, module.fileName(), module.base(), moduleRanges,
-                module.dacTable(), module.dacTableLength(), profiles.load(target.layout().version(), GcFlavor.WORKSTATION, target.build().version()), globals);
+                module.dacTable(), module.dacTableLength(), profiles.load(target.layout().version(), TargetOs.parse(target.layout().os()), GcFlavor.WORKSTATION,
+                target.build().version()), globals);
         Map<String, Integer> indexes = new LinkedHashMap<>();
         target.build().dacTable().entries().values().forEach(e -> indexes.put(e.name(), e.index()));
         var validation = new io.clrheap.walker.runtime.shape.DacTableShapes(input, Optional.of(target.build())).validate(indexes);

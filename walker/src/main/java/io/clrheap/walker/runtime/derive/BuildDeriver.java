@@ -4,6 +4,7 @@ import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeBuild;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.layout.RuntimeVersion;
+import io.clrheap.layout.TargetOs;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
@@ -72,8 +73,15 @@ public final class BuildDeriver {
             throw new DeriveException(String.format("%s is .NET %s: clrheap has no profile of .NET %d to read its structures with", runtime.module().fileName(),
                     identity.version(), identity.major()));
         }
-        RuntimeLayout workstation = profiles.load(version, GcFlavor.WORKSTATION);
-        Optional<RuntimeBuild> reference = nearest(workstation, identity.version(), runtime.module().dacTableLength());
+        TargetOs os = runtime.os();
+        if (!profiles.has(version, os)) {
+            throw new DeriveException(String.format("%s is a %s runtime, and clrheap has no %s profile of %s (%s) to read its structures with",
+                    runtime.module().fileName(), os.displayName(), os.displayName(), version.shortName(), os.profileName(version) + ".json"));
+        }
+        RuntimeLayout workstation = profiles.load(version, os, GcFlavor.WORKSTATION);
+        // the first build of a system clrheap has no build of yet is compared with the same version's Linux builds
+        RuntimeLayout references = workstation.builds().isEmpty() ? profiles.load(version, GcFlavor.WORKSTATION) : workstation;
+        Optional<RuntimeBuild> reference = nearest(references, identity.version(), runtime.module().dacTableLength());
         Map<String, Long> globals = Map.of();
         boolean descriptor = false;
         Optional<Long> address = runtime.exports().apply("DotNetRuntimeContractDescriptor");
@@ -83,7 +91,7 @@ public final class BuildDeriver {
             globals = read.orElse(Map.of());
         }
         ShapeInput input = input(memory, runtime, workstation, globals);
-        DacTableDerivation table = new DacTableShapes(input, reference).derive(DacTableShapes.entriesOf(workstation));
+        DacTableDerivation table = new DacTableShapes(input, reference).derive(DacTableShapes.entriesOf(references));
         if (table.indexOf(DacEntry.GC_DAC_GLOBALS).isEmpty()) {
             throw new DeriveException("no g_dacTable entry of " + runtime.module().fileName() + " points at a GcDacVars: "
                     + table.unresolved().get(DacEntry.GC_DAC_GLOBALS));
@@ -98,7 +106,7 @@ public final class BuildDeriver {
         }
         Optional<GcHeapDerivation> heap = Optional.empty();
         if (gc == GcFlavor.SERVER) {
-            RuntimeLayout server = profiles.load(version, GcFlavor.SERVER);
+            RuntimeLayout server = profiles.load(version, os, GcFlavor.SERVER);
             heap = Optional.of(new GcHeapShapes(input(memory, runtime, server, globals), gcDacVars).derive());
         }
         return new DerivedBuild(runtime, identity, version, gc, reference, descriptor, table, heap);

@@ -1019,6 +1019,12 @@ public final class DacTableShapes {
         long v = slot(i);
         long t = memory.readPointer(v);
         requirePointer(t, String.format("*0x%x", v));
+        if (!"linux".equals(layout.os())) {
+            // the Windows heap's block headers are not glibc's chunk size words: only the room for 251 entries is checked
+            memory.readLong(t + MIN_SYNC_TABLE_BYTES - 8);
+            return Outcome.weak(String.format("*0x%x = 0x%x, readable for at least SYNC_TABLE_INITIAL_SIZE + 1 = 251 16-byte SyncTableEntry "
+                    + "(a %s heap block: no glibc chunk size word to read its size from)", v, t, layout.os()));
+        }
         long chunk = memory.readLong(t - 8) & ~7L;
         if (chunk < MIN_SYNC_TABLE_BYTES + MALLOC_CHUNK_OVERHEAD || chunk > 1L << 32 || chunk % 16 != 0) {
             throw new Mismatch(String.format("*0x%x = 0x%x, whose malloc chunk size word (0x%x) is no block of at least %d 16-byte entries", v, t,
