@@ -98,7 +98,9 @@ public final class RuntimeBuilder {
         memory.reserve("handle segments", ProcessLayout.HANDLE_SEGMENTS, ProcessLayout.HANDLE_SEGMENTS_SIZE);
         memory.reserve("assembly images", ProcessLayout.ASSEMBLY_IMAGES, ProcessLayout.ASSEMBLY_IMAGES_SIZE);
 
-        Process process = new Process(scenario, layout, memory, new ViewFactory(layout),
+        // a Windows process takes as much of the malloc heap per structure as the Linux one of the build: the same addresses
+        RuntimeLayout sizing = platform == Platform.LINUX ? layout : scenario.runtimeChoice().layout(profiles, scenario.gc());
+        Process process = new Process(scenario, layout, sizing, memory, new ViewFactory(layout),
                 new GroundTruth(layout.constant("object.alignment"), layout.constant("object.min_size")), new LinkedHashMap<>(),
                 new BumpAllocator("native heap", ProcessLayout.NATIVE_HEAP, ProcessLayout.NATIVE_HEAP_SIZE),
                 new BumpAllocator("loader heap", ProcessLayout.LOADER_HEAP, ProcessLayout.LOADER_HEAP_SIZE),

@@ -115,10 +115,19 @@ class EmulatedBuildTest {
     @Test
     void aWindowsBuildOfABuildIsThatBuild() {
         EmulatedRuntime windows = new RuntimeBuilder().platform(Platform.WINDOWS)
-                .build(Scenario.defaultScenario(new RuntimeChoice(RuntimeVersion.NET10, "10.0.11"), GcFlavor.WORKSTATION));
-        assertThat(windows.module().path()).endsWith("\\10.0.11\\coreclr.dll");
-        assertThat(windows.module().fileVersion()).hasToString("10.0.1126.37416");
+                .build(Scenario.defaultScenario(new RuntimeChoice(RuntimeVersion.NET10, "10.0.9"), GcFlavor.WORKSTATION));
+        assertThat(windows.module().path()).endsWith("\\10.0.9\\coreclr.dll");
+        assertThat(windows.module().fileVersion()).hasToString("10.0.926.27113");
+        assertThat(windows.layout().os()).isEqualTo("windows");
+        assertThat(windows.layout().primaryBuild().buildFile()).isEqualTo("builds/windows-x64-10.0.9.json");
         assertThat(runtimeInfo(windows)).isEmpty(); // read here through the ELF exports only
+    }
+
+    @Test
+    void aWindowsBuildOfABuildWithoutAWindowsLayoutIsRefused() {
+        assertThatThrownBy(() -> new RuntimeBuilder().platform(Platform.WINDOWS)
+                .build(Scenario.defaultScenario(new RuntimeChoice(RuntimeVersion.NET10, "10.0.11"), GcFlavor.WORKSTATION)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no Windows layout of 10.0.11").hasMessageContaining("10.0.9");
     }
 
     @Test

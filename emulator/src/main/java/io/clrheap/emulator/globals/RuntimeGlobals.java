@@ -73,7 +73,12 @@ public final class RuntimeGlobals {
         this.build = layout.primaryBuild();
         var module = process.module();
         DacTable table = build.dacTable();
-        dacTable = module.reserveBss(8L * table.length(), 16);
+        // A Windows build's table is longer than the Linux one's (Process#sizing): so that every variable keeps the
+        // address it has on Linux (one answer key serves both), the Linux table's room stays where it is, unused, and
+        // the longer table, with the variables of its extra unnamed entries, comes after everything else
+        int linuxSlots = process.sizing().primaryBuild().dacTable().length();
+        boolean tableLast = table.length() > linuxSlots;
+        long inPlace = module.reserveBss(8L * (tableLast ? linuxSlots : table.length()), 16);
         long gcDacVarsSize = layout.type("GcDacVars").size().orElseThrow();
         gcDacVars = module.reserveBss(gcDacVarsSize, 16);
         // one variable per named global, sized for what it holds
@@ -99,13 +104,23 @@ public final class RuntimeGlobals {
         unnamed = new long[table.length()];
         java.util.Set<Integer> namedIndexes = new java.util.HashSet<>();
         table.entries().values().forEach(e -> namedIndexes.add(e.index()));
-        for (int i = 0; i < table.length(); i++) {
+        int inPlaceUnnamed = (tableLast ? linuxSlots : table.length()) - namedIndexes.size();
+        List<Integer> later = new java.util.ArrayList<>();
+        for (int i = 0, reserved = 0; i < table.length(); i++) {
             if (!namedIndexes.contains(i)) {
-                unnamed[i] = module.reserveBss(8, 8);
+                if (reserved++ < inPlaceUnnamed) {
+                    unnamed[i] = module.reserveBss(8, 8);
+                } else {
+                    later.add(i);
+                }
             }
         }
         variables.put("gc:generation_table", module.reserveBss(5 * layout.type("generation").size().orElseThrow(), 16));
         variables.put("gc:handle_table_map", module.reserveBss(layout.type("HandleTableMap").size().orElseThrow(), 16));
+        for (int i : later) {
+            unnamed[i] = module.reserveBss(8, 8);
+        }
+        dacTable = tableLast ? module.reserveBss(8L * table.length(), 16) : inPlace;
         variables.put("gc:gc_heap_field_offsets", module.reserveData(4L * layout.dacFieldOrder().get("gc_heap").size(), 8));
         variables.put("gc:generation_field_offsets", module.reserveData(12, 8));
         // the IGCHeap vtable (in relro data) and the code its slots point to
@@ -118,7 +133,12 @@ public final class RuntimeGlobals {
         // .NET 9+: the cDAC contract descriptor, its JSON and pointer data in .data
         if (layout.findType("ContractDescriptor").isPresent()) {
             byte[] json = ContractDescriptorBuilder.bytes(ContractDescriptorBuilder.json(layout, DESCRIPTOR_POINTERS));
-            descriptorJson = module.reserveData(json.length + 1, 8);
+            // room for the longer of this JSON and the Linux build's (Process#sizing): the Windows one says other offsets,
+            // and .data must end where it ends on Linux for the variables after it to keep their addresses
+            int room = process.sizing().findType("ContractDescriptor").isPresent()
+                    ? Math.max(json.length, ContractDescriptorBuilder.bytes(ContractDescriptorBuilder.json(process.sizing(), DESCRIPTOR_POINTERS)).length)
+                    : json.length;
+            descriptorJson = module.reserveData(room + 1, 8);
             descriptorPointers = module.reserveData(8L * (DESCRIPTOR_POINTERS.size() + 1), 8);
             descriptor = module.reserveData(layout.type("ContractDescriptor").size().orElseThrow(), 16);
             this.descriptorBytes = json;

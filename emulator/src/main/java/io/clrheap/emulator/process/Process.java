@@ -12,8 +12,12 @@ import io.clrheap.emulator.truth.GroundTruth;
  * What the parts of a build share: the scenario, the profile, the memory and its views, the allocators of the
  * process's native memory, the GC's bookkeeping area (where region descriptors live), the module being laid out,
  * the ground truth and the type names.
+ *
+ * @param sizing the layout native structures are also sized by: the Linux layout of the same build when this is a
+ *               Windows process, so that each structure takes as much of the malloc heap on both systems and every
+ *               address after it is the same (one answer key serves the ELF core and the minidump); else {@code layout}
  */
-public record Process(Scenario scenario, RuntimeLayout layout, AddressSpace memory, ViewFactory views, GroundTruth truth,
+public record Process(Scenario scenario, RuntimeLayout layout, RuntimeLayout sizing, AddressSpace memory, ViewFactory views, GroundTruth truth,
                Map<Long, String> names, BumpAllocator nativeHeap, BumpAllocator loaderHeap, GcBookkeeping bookkeeping,
                BumpAllocator threadLocals, BumpAllocator handleSegments, ModuleImageBuilder module) {
 
@@ -25,8 +29,12 @@ public record Process(Scenario scenario, RuntimeLayout layout, AddressSpace memo
         return layout.offset(type, field);
     }
 
-    /** A zeroed block of the malloc heap for a structure of the profile (its size, or the end of its known fields). */
+    /**
+     * A zeroed block of the malloc heap for a structure of the profile (its size, or the end of its known fields, in
+     * this layout and in {@link #sizing()}: the larger).
+     */
     public long allocateNative(String type, long minimum) {
-        return nativeHeap.allocate(Math.max(layout.type(type).extent(), minimum), 16);
+        long extent = Math.max(layout.type(type).extent(), sizing.findType(type).map(t -> t.extent()).orElse(0L));
+        return nativeHeap.allocate(Math.max(extent, minimum), 16);
     }
 }
