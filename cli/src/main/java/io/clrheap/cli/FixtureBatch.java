@@ -29,12 +29,14 @@ import java.util.stream.Stream;
  * fixtures' ({@link FixtureOutcome#exitCode()}).
  *
  * @param formats  the files to write of each fixture
+ * @param formatsChosen whether {@code --format} chose them: when not, a fixture whose build has no Windows layout is
+ *                 written without its minidump (saying so); when so, its minidump is refused
  * @param folder   where to write them
  * @param force    build even when the estimate says the machine has too little
  * @param checkDac {@code --check-dac}: null for none, empty to find the DAC as {@code walk --engine dac} does
  * @param quiet    no progress on stderr (failures are still reported there)
  */
-record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, String checkDac, boolean quiet) {
+record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, String checkDac, boolean quiet, boolean formatsChosen) {
 
     /** Builds and writes every fixture of {@code fixtures}; what was written on {@code stdout}, progress on {@code err}. */
     int run(List<Scenario> fixtures, PrintWriter stdout, PrintWriter err) {
@@ -75,6 +77,16 @@ record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, Stri
     private FixtureOutcome one(Scenario s, String label, long held, PrintWriter stdout, PrintWriter err) {
         FixtureName name = FixtureName.of(s);
         long started = System.nanoTime();
+        Set<FixtureFormat> formats = this.formats;
+        java.util.Optional<String> noMinidump = formatsChosen || !formats.contains(FixtureFormat.MINIDUMP) ? java.util.Optional.empty()
+                : FixtureWriter.minidumpRefusal(s);
+        if (noMinidump.isPresent()) {
+            formats = java.util.EnumSet.copyOf(formats);
+            formats.remove(FixtureFormat.MINIDUMP);
+            if (!quiet) {
+                err.println("clrheap generate: " + label + ": no minidump (" + noMinidump.get() + ")");
+            }
+        }
         var refusal = GenerateCommand.check("generate: " + label, s, formats, folder, force, quiet ? null : err, held);
         if (refusal.isPresent()) {
             err.println(refusal.get());

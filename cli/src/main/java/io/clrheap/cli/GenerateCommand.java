@@ -86,7 +86,8 @@ final class GenerateCommand implements Callable<Integer> {
     Long seed;
 
     @Option(names = "--format", paramLabel = "FORMAT", split = ",", converter = FormatConverter.class,
-            description = "What to write, one or more of: elf, minidump, bundle (default: all).")
+            description = "What to write, one or more of: elf, minidump, bundle (default: all; no minidump of a build clrheap has no "
+                    + "Windows layout of: it has 8.0.30 and 10.0.9).")
     List<FixtureFormat> formats;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The folder to write into (created if missing).")
@@ -155,7 +156,7 @@ final class GenerateCommand implements Callable<Integer> {
                     + runtimesInBatch + " runtimes: give one --runtime with it, a folder holding the DAC of each runtime's build, "
                     + "or --check-dac alone to find each runtime's DAC");
         }
-        return new FixtureBatch(written, out, force, checkDac, quiet).run(selection.fixtures(), stdout, err);
+        return new FixtureBatch(written, out, force, checkDac, quiet, formats != null && !formats.isEmpty()).run(selection.fixtures(), stdout, err);
     }
 
     /**

@@ -26,6 +26,8 @@ final class RuntimeJson {
         });
         n.put("identifiedBy", target.versionSource());
         n.put("layout", target.layoutSource());
+        n.put("os", target.layout().os());
+        n.put("arch", target.layout().arch());
         n.put("gc", target.gc().id());
         n.put("module", target.module().fileName());
         return n;

@@ -37,7 +37,8 @@ class MinidumpExternalToolsTest {
     Path dir;
 
     static Stream<Arguments> runtimes() {
-        return Stream.of(Arguments.of(RuntimeVersion.NET8, GcFlavor.SERVER), Arguments.of(RuntimeVersion.NET9, GcFlavor.WORKSTATION),
+        // the Windows layouts exist for 8.0.30 and 10.0.9 (no real Windows .NET 9 to take them from)
+        return Stream.of(Arguments.of(RuntimeVersion.NET8, GcFlavor.SERVER), Arguments.of(RuntimeVersion.NET10, GcFlavor.WORKSTATION),
                 Arguments.of(RuntimeVersion.NET10, GcFlavor.SERVER));
     }
 
@@ -134,7 +135,7 @@ class MinidumpExternalToolsTest {
             assertThat(result.output()).contains("Format: COFF-x86-64", "Arch: x86_64", "Machine: IMAGE_FILE_MACHINE_AMD64 (0x8664)")
                     .contains("Name: g_dacTable");
             assertThat(result.output().contains("Name: DotNetRuntimeContractDescriptor")).isEqualTo(version != RuntimeVersion.NET8);
-            assertThat(result.output().contains("Name: DotNetRuntimeInfo")).isEqualTo(version != RuntimeVersion.NET9);
+            assertThat(result.output().contains("Name: DotNetRuntimeInfo")).isTrue();
         }
     }
 }

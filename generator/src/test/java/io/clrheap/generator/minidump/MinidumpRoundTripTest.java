@@ -39,14 +39,17 @@ class MinidumpRoundTripTest {
     @TempDir
     Path dir;
 
+    /** The runtimes clrheap has Windows layouts of (8.0.30, 10.0.9: there is no real Windows .NET 9 to take them from). */
+    private static final List<RuntimeVersion> WINDOWS = List.of(RuntimeVersion.NET8, RuntimeVersion.NET10);
+
     /** A few scenarios on every runtime: the CLI's answer-key test walks every scenario's minidump. */
     static Stream<Arguments> scenarios() {
-        return Stream.of("default", "every-edge", "collected", "frozen-segments").flatMap(s -> Stream.of(RuntimeVersion.values())
+        return Stream.of("default", "every-edge", "collected", "frozen-segments").flatMap(s -> WINDOWS.stream()
                 .flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(s, v, gc))));
     }
 
     static Stream<Arguments> runtimes() {
-        return Stream.of(RuntimeVersion.values()).flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(v, gc)));
+        return WINDOWS.stream().flatMap(v -> Stream.of(GcFlavor.values()).map(gc -> Arguments.of(v, gc)));
     }
 
     private static EmulatedRuntime windows(Scenario scenario) {

@@ -42,7 +42,7 @@ class MinidumpWriterTest {
 
     @BeforeAll
     static void buildOnce() {
-        process = new RuntimeBuilder().platform(Platform.WINDOWS).build(Scenario.defaultScenario(RuntimeVersion.NET9, GcFlavor.SERVER));
+        process = new RuntimeBuilder().platform(Platform.WINDOWS).build(Scenario.defaultScenario(RuntimeVersion.NET10, GcFlavor.SERVER));
     }
 
     private Path written() throws Exception {
@@ -71,7 +71,7 @@ class MinidumpWriterTest {
     void theSameProcessGivesTheSameBytes() throws Exception {
         Path first = written();
         Path second = dir.resolve("again.dmp");
-        MinidumpWriter.write(new RuntimeBuilder().platform(Platform.WINDOWS).build(Scenario.defaultScenario(RuntimeVersion.NET9, GcFlavor.SERVER)), second);
+        MinidumpWriter.write(new RuntimeBuilder().platform(Platform.WINDOWS).build(Scenario.defaultScenario(RuntimeVersion.NET10, GcFlavor.SERVER)), second);
         assertThat(Files.mismatch(first, second)).isEqualTo(-1);
         Path third = dir.resolve("third.dmp");
         MinidumpWriter.write(process, third);

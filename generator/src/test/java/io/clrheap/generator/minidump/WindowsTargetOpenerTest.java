@@ -61,49 +61,52 @@ class WindowsTargetOpenerTest {
         Target target = open(windows(RuntimeVersion.NET8));
         assertThat(target.version()).isEqualTo("8.0.30");
         assertThat(target.versionSource()).startsWith("DotNetRuntimeInfo at 0x");
-        assertThat(target.module().dacTableLength()).isEqualTo(157);
+        assertThat(target.module().dacTableLength()).as("the Windows table (the Linux one has 157)").isEqualTo(169);
         assertThat(target.module().symbolsFrom()).contains("PE exports");
-        assertThat(target.describe()).isEqualTo(".NET 8.0.30 (8.0.3026.36720), server GC, coreclr.dll");
+        assertThat(target.layoutSource()).contains("builds/windows-x64-8.0.30.json");
+        assertThat(target.describe()).isEqualTo(".NET 8.0.30 (8.0.3026.36720) on Windows x64, server GC, coreclr.dll");
     }
 
     @Test
-    void dotNet9WhichHasNoDotNetRuntimeInfoIsIdentifiedByItsContracts() throws Exception {
-        Target target = open(windows(RuntimeVersion.NET9));
-        // the builds of one layout whose contracts these are: 9.0.1, and those of the build files that share it
-        assertThat(target.build().version()).isEqualTo("9.0.1");
-        assertThat(target.version()).startsWith("9.0.1");
+    void withoutDotNetRuntimeInfoDotNet10IsIdentifiedByItsContracts() throws Exception {
+        // on Windows only 10.0.9 has a layout, so the contracts every 10.0.x declares name one build
+        EmulatedRuntime process = windows(RuntimeVersion.NET10);
+        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
+        Target target = open(process);
+        assertThat(target.build().version()).isEqualTo("10.0.9");
         assertThat(target.versionSource()).startsWith("contract descriptor's contracts");
-        assertThat(target.module().dacTableLength()).isEqualTo(158);
+        assertThat(target.module().dacTableLength()).isEqualTo(138);
     }
 
     @Test
-    void dotNet9IsNamedByTheVersionResourceTheModuleListGives() throws Exception {
-        EmulatedRuntime process = windows(RuntimeVersion.NET9);
+    void withoutDotNetRuntimeInfoTheBuildIsNamedByTheVersionResourceTheModuleListGives() throws Exception {
+        EmulatedRuntime process = windows(RuntimeVersion.NET10);
+        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
         var m = process.module();
         Target target = opener.openWindows(process.memory(), List.of(new MinidumpModule(m.base(), m.size(), m.path(),
                 Integer.toUnsignedLong(m.timeDateStamp()), 0, m.fileVersion().toString())));
-        assertThat(target.version()).isEqualTo("9.0.1");
+        assertThat(target.version()).isEqualTo("10.0.9");
         assertThat(target.versionSource()).isEqualTo("the version resource (VS_FIXEDFILEINFO) of coreclr.dll in the minidump's module list");
-        assertThat(target.describe()).isEqualTo(".NET 9.0.1 (9.0.124.61010), server GC, coreclr.dll");
+        assertThat(target.describe()).isEqualTo(".NET 10.0.9 (10.0.926.27113) on Windows x64, server GC, coreclr.dll");
+    }
+
+    @Test
+    void aWindowsBuildWithoutAWindowsLayoutIsRefusedNamingTheOnesThereAre() {
+        // a Windows 9.0.1 runtime: the 10.0.9 process made to say 9.0.1 in its version resource
+        EmulatedRuntime process = windows(RuntimeVersion.NET10);
+        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
+        var m = process.module();
+        assertThatThrownBy(() -> opener.openWindows(process.memory(), List.of(new MinidumpModule(m.base(), m.size(), m.path(),
+                Integer.toUnsignedLong(m.timeDateStamp()), 0, "9.0.124.61010")))).isInstanceOfSatisfying(TargetException.class,
+                        e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))
+                .hasMessageContaining("is a Windows x64 runtime").hasMessageContaining("no Windows layouts of net9").hasMessageContaining("8.0.30, 10.0.9");
     }
 
     @Test
     void dotNet10IsIdentifiedByDotNetRuntimeInfo() throws Exception {
         Target target = open(windows(RuntimeVersion.NET10));
         assertThat(target.version()).isEqualTo("10.0.9");
-        assertThat(target.module().dacTableLength()).isEqualTo(129);
-    }
-
-    @Test
-    void withoutDotNetRuntimeInfoContractsSharedByBuildsOfDifferentTablesAreRefusedNamingThem() {
-        // every 10.0.x declares the same contracts, but 10.0.0-10.0.7 have 128 g_dacTable entries and 10.0.9-10.0.11 129:
-        // a PE export has no size to tell them apart by
-        EmulatedRuntime process = windows(RuntimeVersion.NET10);
-        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
-        assertThatThrownBy(() -> open(process)).isInstanceOfSatisfying(TargetException.class,
-                        e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))
-                .hasMessageContaining("cannot tell the build of coreclr.dll").hasMessageContaining("10.0.7").hasMessageContaining("10.0.9")
-                .hasMessageContaining("differ in layout");
+        assertThat(target.module().dacTableLength()).as("the Windows table (the Linux one has 129)").isEqualTo(138);
     }
 
     @Test
@@ -117,7 +120,8 @@ class WindowsTargetOpenerTest {
 
     @Test
     void contractsThatMatchNoProfileAreRefused() {
-        EmulatedRuntime process = windows(RuntimeVersion.NET9);
+        EmulatedRuntime process = windows(RuntimeVersion.NET10);
+        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
         patchModule(process, "\"Thread\":1", "\"Thread\":7");
         assertThatThrownBy(() -> open(process)).isInstanceOfSatisfying(TargetException.class,
                         e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))

@@ -46,9 +46,13 @@ public record Target(Memory memory, RuntimeModule module, RuntimeBuild build, St
         return memory.readPointer(globalAddress(name));
     }
 
-    /** e.g. {@code .NET 8.0.30 (8.0.3026.36720, commit a83db3e0eb2d), server GC, Sarif.Multitool}. */
+    /**
+     * e.g. {@code .NET 8.0.30 (8.0.3026.36720, commit a83db3e0eb2d), server GC, Sarif.Multitool}; a Windows runtime says so
+     * ({@code .NET 8.0.30 (8.0.3026.36720) on Windows x64, workstation GC, Sarif.Multitool.exe}).
+     */
     public String describe() {
-        return ".NET " + identity.map(io.clrheap.layout.BuildIdentity::describe).orElse(version) + ", " + gc().id() + " GC, " + module.fileName();
+        String os = "windows".equals(layout.os()) ? " on Windows " + layout.arch() : "";
+        return ".NET " + identity.map(io.clrheap.layout.BuildIdentity::describe).orElse(version) + os + ", " + gc().id() + " GC, " + module.fileName();
     }
 
     /** e.g. {@code identified by the @(#)Version string of libcoreclr.so at 0x7f…; layout: the profile of 9.0.7}. */
