@@ -72,12 +72,19 @@ final class DemoCommand implements Callable<Integer> {
         }
         Scenario scenario = Scenario.defaultScenario(runtime.runtime, runtime.gc);
         stdout.printf("Scenario '%s' on %s, %s GC: %s.%n%n", scenario.name(), scenario.runtimeName(), scenario.gc().id(), scenario.description());
-        var refusal = GenerateCommand.check("demo", scenario, EnumSet.allOf(FixtureFormat.class), out, force, err);
+        EnumSet<FixtureFormat> formats = EnumSet.allOf(FixtureFormat.class);
+        var noMinidump = io.clrheap.generator.fixture.FixtureWriter.minidumpRefusal(scenario);
+        if (noMinidump.isPresent()) {
+            // a minidump is a Windows process of the build, and clrheap lays out only the Windows builds it has seen
+            formats.remove(FixtureFormat.MINIDUMP);
+            stdout.printf("No minidump: %s.%n%n", noMinidump.get());
+        }
+        var refusal = GenerateCommand.check("demo", scenario, formats, out, force, err);
         if (refusal.isPresent()) {
             err.println(refusal.get());
             return GenerateCommand.EXIT_INVALID_INPUT;
         }
-        List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(FixtureFormat.class), out, err);
+        List<Path> written = GenerateCommand.generate(scenario, formats, out, err);
         String name = FixtureName.of(scenario).toString();
         Path answer = out.resolve(name + ".answer");
         for (Path p : written) {

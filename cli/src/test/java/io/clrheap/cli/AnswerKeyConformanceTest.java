@@ -45,7 +45,14 @@ class AnswerKeyConformanceTest {
     @MethodSource("scenarios")
     void everyWrittenFileWalksToItsAnswerKey(String name, RuntimeVersion version, GcFlavor gc) throws Exception {
         Scenario scenario = Scenarios.named(name).orElseThrow().on(version, gc);
-        List<Path> written = GenerateCommand.generate(scenario, EnumSet.allOf(FixtureFormat.class), dir, null);
+        // a minidump is a Windows process: only of the builds clrheap has Windows layouts of (not .NET 9)
+        boolean minidump = io.clrheap.generator.fixture.FixtureWriter.minidumpRefusal(scenario).isEmpty();
+        assertThat(minidump).isEqualTo(version != RuntimeVersion.NET9);
+        EnumSet<FixtureFormat> formats = EnumSet.allOf(FixtureFormat.class);
+        if (!minidump) {
+            formats.remove(FixtureFormat.MINIDUMP);
+        }
+        List<Path> written = GenerateCommand.generate(scenario, formats, dir, null);
         Path answer = dir.resolve(io.clrheap.generator.fixture.FixtureName.of(scenario) + ".answer");
         String expectedStat = Files.readString(answer.resolve("dumpheap-stat.txt"));
         List<String> expectedRegions = Files.readAllLines(answer.resolve("regions.tsv")).stream().skip(1)
@@ -92,7 +99,7 @@ class AnswerKeyConformanceTest {
                 assertThat(regions).as("%s: regions", file.getFileName()).containsExactlyElementsOf(expectedRegions);
             }
         }
-        assertThat(dumps).isEqualTo(FixtureFormat.values().length);
+        assertThat(dumps).isEqualTo(formats.size());
     }
 
     /**

@@ -103,6 +103,9 @@ class ClrheapCommandTest {
                 Outcome r = run("demo", "--runtime", v, "--gc", gc, "--out", dir.resolve(v + gc).toString());
                 assertThat(r.exitCode()).as(v + " " + gc + ": " + r.err()).isZero();
                 assertThat(r.out()).contains("walker agrees with the answer key").doesNotContain("DISAGREES");
+                // .NET 9 has no minidump: no real Windows .NET 9 gave its layouts
+                assertThat(r.out().contains("No minidump: clrheap has no Windows layouts of net9")).isEqualTo(v.equals("net9"));
+                assertThat(r.out().contains(".dmp (minidump): walker agrees with the answer key")).isEqualTo(!v.equals("net9"));
             }
         }
     }

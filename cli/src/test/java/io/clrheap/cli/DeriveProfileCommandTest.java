@@ -105,11 +105,25 @@ class DeriveProfileCommandTest {
     }
 
     @Test
-    void aMinidumpIsRefusedSayingWhy() throws IOException {
+    void aWindowsMinidumpGivesAWindowsBuildFileWithTheTableMeasuredInIt() throws IOException {
+        Outcome g = run("generate", "--scenario", "min-object", "--runtime", "net8", "--gc", "server", "--format", "minidump", "--out",
+                dir.resolve("w").toString(), "-q");
+        assertThat(g.exitCode()).as(g.err()).isZero();
+        Path out = dir.resolve("windows-8.0.30.json");
+        // --partial: the emulated process has no AppDomain for that entry's shape to find
+        Outcome r = run("derive-profile", dir.resolve("w/min-object-net8-server.dmp").toString(), "--out", out.toString(), "--partial");
+        assertThat(r.err()).contains("169 entries");
+        String json = Files.readString(out);
+        assertThat(json).contains("\"os\": \"windows\"").contains("\"dacTableLength\": [169, \"dump\"")
+                .contains("a PE export, no size").contains("\"g_pFreeObjectMethodTable\": [55,").contains("\"Module__vtAddr\": [113,");
+    }
+
+    @Test
+    void aTruncatedMinidumpIsRefusedSayingWhere() throws IOException {
         Path dump = Files.write(dir.resolve("x.dmp"), new byte[] {'M', 'D', 'M', 'P', (byte) 0x93, (byte) 0xa7, 0, 0});
         Outcome r = run("derive-profile", dump.toString());
         assertThat(r.exitCode()).isEqualTo(3);
-        assertThat(r.err()).contains(dump.toString()).contains("minidump").contains("no size");
+        assertThat(r.err()).contains(dump.toString()).contains("MINIDUMP_HEADER").contains("file offset 0x0");
     }
 
     @Test
