@@ -36,8 +36,9 @@ import java.util.stream.Stream;
  *
  * <p>Layout: {@code npm/NAME-VERSION/} is a package's tarball extracted ({@code package/} of {@code npm pack}'s tarball);
  * {@code programs/KIND-HASH/} the program compiled by mcs (and for a trimmed single-file build the rewritten bundle), keyed by a hash of the
- * C# source and what it was built against; {@code bundle-extract/} where the single-file hosts extract their native
- * libraries.
+ * C# source and what it was built against ({@code hook}, {@code bundle-ID}; for {@link WineTestProcess} {@code winhook},
+ * {@code winbundle-ID} and {@code minidumper}); {@code bundle-extract/} where the single-file hosts extract their native
+ * libraries; {@code wine-prefix/} the Wine prefix of {@link WineTestProcess}.
  *
  * <p>When a package cannot be fetched (no npm, no network) or mcs is missing, the test asking for it is skipped with a
  * message naming what is missing (also printed as {@code SKIPPED: ...} on stderr), unless {@code CLRHEAP_REQUIRE_RUNTIMES=1},

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clrheap.walker.source.minidump.Minidump;
 import io.clrheap.walker.source.minidump.MinidumpModule;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,9 @@ class WineHarnessTest {
     @ParameterizedTest(name = "{0} server GC {1}")
     @MethodSource("builds")
     void minidumpHoldsTheReportedObjects(WindowsRuntime runtime, boolean serverGc, @TempDir Path folder) throws IOException {
+        long started = System.nanoTime();
         WineTestProcess process = WineTestProcess.start(runtime, serverGc);
+        long ready = System.nanoTime();
         try (process) {
             assertThat(process.isAlive()).isTrue();
             assertThat(process.pid()).as("the Windows process id").isPositive();
@@ -63,6 +66,9 @@ class WineHarnessTest {
             assertThat(process.object("loh.bytes.100000").size()).isEqualTo(100_024);
 
             Path file = process.minidump(folder.resolve("dump.dmp"));
+            // what these tests cost (CI has two cores and a shared budget), in the build's output
+            System.err.printf("clrheap: %s: READY in %.1f s, a %d MB minidump in %.1f s%n", process, (ready - started) / 1e9,
+                    Files.size(file) >> 20, (System.nanoTime() - ready) / 1e9);
             try (Minidump dump = Minidump.open(file)) {
                 assertThat(dump.processId()).as("the MiscInfoStream's process id").hasValue(process.pid());
                 String exe = Path.of(runtime.host()).getFileName().toString();
