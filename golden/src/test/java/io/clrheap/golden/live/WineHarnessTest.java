@@ -2,13 +2,20 @@ package io.clrheap.golden.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.source.minidump.Minidump;
+import io.clrheap.walker.walk.WalkSummary;
 import io.clrheap.walker.source.minidump.MinidumpModule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,10 +23,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Proves the Wine harness, not a walker: for each Windows build × GC mode, the process under Wine reports what it
- * should, a minidump written by MiniDumpWriteDump holds every reported object with its MethodTable as its first 8
- * bytes (read with clrheap's own minidump reader, no heap walk), names the executable among its modules and the
- * program's process id, and the process exits when closed. One process per case, dumped once (about 25 s each).
+ * Real Windows .NET under Wine: for each Windows build × GC mode, the process reports what it should, and a minidump
+ * written by MiniDumpWriteDump holds every reported object with its MethodTable as its first 8 bytes (read with
+ * clrheap's own minidump reader, no heap walk), names the executable among its modules and the program's process id;
+ * then clrheap walks it with the Windows layouts of the build, as a user would: the build and the system named, 0
+ * problems, every reported object found with its MethodTable, size and type name. The process exits when closed. One
+ * process per case, dumped once (about 25 s each).
  */
 class WineHarnessTest {
 
@@ -34,7 +43,7 @@ class WineHarnessTest {
 
     @ParameterizedTest(name = "{0} server GC {1}")
     @MethodSource("builds")
-    void minidumpHoldsTheReportedObjects(WindowsRuntime runtime, boolean serverGc, @TempDir Path folder) throws IOException {
+    void aRealWindowsProcessIsDumpedAndWalkedWithItsWindowsLayouts(WindowsRuntime runtime, boolean serverGc, @TempDir Path folder) throws IOException {
         long started = System.nanoTime();
         WineTestProcess process = WineTestProcess.start(runtime, serverGc);
         long ready = System.nanoTime();
@@ -80,9 +89,33 @@ class WineHarnessTest {
                     assertThat(dump.contains(o.methodTable(), 8)).as("%s's MethodTable 0x%x is in the dump", o.label(), o.methodTable()).isTrue();
                 }
             }
+            walksWithTheWindowsLayouts(runtime, serverGc, file, objects);
             assertThat(process.isAlive()).as("dumping leaves the process running").isTrue();
         }
         assertThat(process.isAlive()).as("the process ended on close").isFalse();
         assertThat(process.exitCode()).as("it exited when told to, not killed").isEqualTo(0);
+    }
+
+    /** {@code clrheap walk --verify} of the dump, through the front door ({@link Dumps#open}). */
+    private static void walksWithTheWindowsLayouts(WindowsRuntime runtime, boolean serverGc, Path file, List<ReportedObject> objects) throws IOException {
+        try (DumpSession session = Dumps.open(file)) {
+            Target target = session.target();
+            assertThat(target.describe()).startsWith(".NET " + runtime.version() + " (")
+                    .contains(" on Windows x64, " + (serverGc ? "server" : "workstation") + " GC, ");
+            assertThat(target.layoutSource()).isEqualTo("the profile of " + runtime.version() + " (builds/windows-x64-" + runtime.version() + ".json)");
+            // the heap count says the GC mode where the trimmed 10.0.9 CoreLib cannot
+            assertThat(session.heap().heaps()).hasSize(serverGc ? 2 : 1);
+            assertThat(session.heap().problems()).as("discovery problems").isEmpty();
+            Map<Long, long[]> walked = new HashMap<>();
+            WalkSummary summary = session.walk((address, mt, size, region) -> walked.put(address, new long[] {mt, size}));
+            assertThat(summary.problems()).as("walk problems").isZero();
+            for (ReportedObject o : objects) {
+                assertThat(walked.get(o.address())).as("%s at 0x%x walked", o.label(), o.address()).isNotNull()
+                        .containsExactly(o.methodTable(), o.size());
+                assertThat(session.typeNames().name(o.methodTable())).as("type of %s at 0x%x", o.label(), o.address()).isEqualTo(o.type());
+            }
+        } catch (TargetException e) {
+            throw new AssertionError(file + " is refused: " + e.getMessage(), e);
+        }
     }
 }
