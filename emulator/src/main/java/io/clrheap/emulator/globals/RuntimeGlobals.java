@@ -26,6 +26,10 @@ import io.clrheap.emulator.process.ProcessLayout;
  * build's sccsid string {@code @(#)Version <file version> @Commit: <commit>} in .data — all of the build the layout is of
  * ({@link RuntimeLayout#primaryBuild()}: {@code ProfileLoader.load(version, gc, build)}), so that a reader names it exactly.
  * The module is laid out first and mapped into memory, so that the rest of the build writes into its variables.
+ *
+ * <p>Long because the module's variables are laid out in one place, in one order that the answer keys' addresses depend
+ * on (and that a Windows build keeps as the Linux one has it, its longer table last); split, the order would be spread
+ * over several files.
  */
 public final class RuntimeGlobals {
 
@@ -120,7 +124,9 @@ public final class RuntimeGlobals {
         for (int i : later) {
             unnamed[i] = module.reserveBss(8, 8);
         }
-        dacTable = tableLast ? module.reserveBss(8L * table.length(), 16) : inPlace;
+        // and a 0 word after it, as after the real Windows tables (docs/reference/windows.md section 3: how a reader
+        // without the export's size finds its length)
+        dacTable = tableLast ? module.reserveBss(8L * (table.length() + 1), 16) : inPlace;
         variables.put("gc:gc_heap_field_offsets", module.reserveData(4L * layout.dacFieldOrder().get("gc_heap").size(), 8));
         variables.put("gc:generation_field_offsets", module.reserveData(12, 8));
         // the IGCHeap vtable (in relro data) and the code its slots point to

@@ -37,7 +37,8 @@ class DumpsTest {
     @TempDir
     static Path dir;
 
-    private static final Scenario SCENARIO = Scenarios.named("default").orElseThrow().on(RuntimeVersion.NET9, GcFlavor.SERVER);
+    /** .NET 10: a build of every format (there is no .NET 9 minidump: no Windows layout of 9). */
+    private static final Scenario SCENARIO = Scenarios.named("default").orElseThrow().on(RuntimeVersion.NET10, GcFlavor.SERVER);
 
     @BeforeAll
     static void writeEveryFormat() throws IOException {
@@ -55,7 +56,7 @@ class DumpsTest {
         for (var expected : formats.entrySet()) {
             try (DumpSession dump = Dumps.open(file(expected.getKey()))) {
                 assertThat(dump.format()).isEqualTo(expected.getValue());
-                assertThat(dump.target().version()).startsWith("9.0.");
+                assertThat(dump.target().version()).isEqualTo("10.0.9");
                 assertThat(dump.typeNames().isEmpty()).as("a fixture carries its type names").isFalse();
                 AnswerKeyCheck.Result result = AnswerKeyCheck.check(dump, dir.resolve(SCENARIO.name() + ".answer"));
                 assertThat(result.first()).as(expected.getValue()).isEmpty();
