@@ -6,10 +6,6 @@ import io.clrheap.capture.ipc.DiagnosticsException;
 import io.clrheap.capture.nettrace.Nettrace;
 import io.clrheap.capture.nettrace.NettraceReader;
 import io.clrheap.capture.snapshot.GcHeapSnapshot;
-import io.clrheap.walker.DumpSession;
-import io.clrheap.walker.Dumps;
-import io.clrheap.walker.heap.Region;
-import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.source.elf.ElfCore;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -24,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -230,8 +227,13 @@ public final class Capture {
         // the process wherever it is, and a busy one may be inside a GC, whose heap is not walkable
         // (gc_structures_invalid_cnt != 0); or the runtime's createdump fork deadlocked and was ended (CreatedumpWatch).
         Duration again = REDUMP_PAUSE;
+        DumpHeapCheck heap;
         for (int dump = 1; ; dump++) {
-            String unusable = dump(o, client, full, progress);
+            Optional<DumpHeapCheck> taken = dump(o, client, full, progress);
+            heap = taken.orElse(null);
+            String unusable = heap == null ? "the runtime's createdump fork made no progress for " + CreatedumpWatch.STALL.toSeconds()
+                    + " s (a fork of a busy process can wait for ever on a lock another thread held): ended it"
+                    : heap.gcInProgress() ? "taken during a GC (gc_structures_invalid_cnt is not 0: the heap is not walkable)" : null;
             if (unusable == null) {
                 break;
             }
@@ -247,6 +249,8 @@ public final class Capture {
         Duration dumpTime = Duration.ofNanos(System.nanoTime() - td);
         long fullBytes = Files.size(full);
         progress.accept(String.format(Locale.ROOT, "dump: %,d bytes in %.1f s", fullBytes, seconds(dumpTime)));
+        heap.unread().ifPresent(why -> progress.accept("dump: its heap was not found (" + why + "): not checked for a GC in progress, and the "
+                + "snapshot is checked against the dump's memory only"));
         long tt = System.nanoTime();
         progress.accept("snapshot: EventPipe session with the GC heap dump keywords (the runtime collects and walks its heap) ...");
         long traceBytes;
@@ -271,16 +275,16 @@ public final class Capture {
                                 snapshot.movedRanges())));
         SnapshotAgreement agreement;
         try (ElfCore dump = ElfCore.open(full)) {
-            agreement = SnapshotAgreement.check(dump, regions(full, progress), snapshot.liveObjects());
+            agreement = SnapshotAgreement.check(dump, heap.regions(), snapshot.liveObjects());
         }
         return new Attempt(number, full, trace, fullBytes, traceBytes, dumpTime, traceTime, snapshot, agreement);
     }
 
     /**
-     * Asks the runtime for a full dump into {@code full}: null when it holds a walkable heap, else why it cannot be
-     * used (and should be taken again).
+     * Asks the runtime for a full dump into {@code full} and reads its heap's state; empty when the runtime's createdump
+     * fork deadlocked and was ended (no dump to read).
      */
-    private static String dump(Options o, DiagnosticsClient client, Path full, Consumer<String> progress) throws IOException {
+    private static Optional<DumpHeapCheck> dump(Options o, DiagnosticsClient client, Path full, Consumer<String> progress) throws IOException {
         progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
         Set<Long> before = children(o.pid());
         List<Long> deadlocked;
@@ -298,36 +302,13 @@ public final class Capture {
             killNewChildren(o.pid(), before, progress);
         }
         if (!deadlocked.isEmpty()) {
-            return String.format(Locale.ROOT, "the runtime's createdump fork (process %d) made no progress for %d s (a fork of a busy process can "
-                    + "wait for ever on a lock another thread held): ended it", deadlocked.getFirst(), CreatedumpWatch.STALL.toSeconds());
+            progress.accept("dump: ended the runtime's createdump fork, process " + deadlocked.getFirst());
+            return Optional.empty();
         }
         if (!Files.isRegularFile(full)) {
             throw new DiagnosticsException("the runtime answered GenerateCoreDump but wrote no " + full);
         }
-        return takenDuringGc(full, progress) ? "taken during a GC (gc_structures_invalid_cnt is not 0: the heap is not walkable)" : null;
-    }
-
-    /**
-     * Whether the dump says the GC was running when it was taken ({@code *gc_structures_invalid_cnt != 0}). A dump
-     * the walker cannot open says nothing here: the snapshot's agreement and golden check judge it later.
-     */
-    private static boolean takenDuringGc(Path full, Consumer<String> progress) throws IOException {
-        try (DumpSession session = Dumps.open(full)) {
-            return session.heap().gcInProgress();
-        } catch (TargetException e) {
-            progress.accept("dump: not checked for a GC in progress: " + e.getMessage());
-            return false;
-        }
-    }
-
-    /** The dump's regions as its heap_segments say, or none when the walker cannot find its heap. */
-    private static List<Region> regions(Path full, Consumer<String> progress) throws IOException {
-        try (DumpSession session = Dumps.open(full)) {
-            return session.heap().regionsByAddress();
-        } catch (TargetException e) {
-            progress.accept("snapshot: checked against the dump's memory only (its heap was not found: " + e.getMessage() + ")");
-            return List.of();
-        }
+        return Optional.of(DumpHeapCheck.of(full));
     }
 
     private static void discard(Attempt a) throws IOException {

@@ -27,6 +27,7 @@ final class CreatedumpWatch implements AutoCloseable {
     private final long pid;
     private final Set<Long> before;
     private final Path file;
+    private final Duration stall;
     private final Thread thread;
     private final Map<Long, Progress> progress = new HashMap<>();
     private final List<Long> ended = new ArrayList<>();
@@ -36,16 +37,22 @@ final class CreatedumpWatch implements AutoCloseable {
     private record Progress(long cpuTicks, long fileBytes, long sinceNanos) {
     }
 
-    private CreatedumpWatch(long pid, Set<Long> before, Path file) {
+    private CreatedumpWatch(long pid, Set<Long> before, Path file, Duration stall) {
         this.pid = pid;
         this.before = before;
         this.file = file;
+        this.stall = stall;
         this.thread = Thread.ofPlatform().daemon().name("createdump-watch-" + pid).unstarted(this::run);
     }
 
     /** Starts watching the children of {@code pid} that are not in {@code before}; {@code file} is the dump they write. */
     static CreatedumpWatch start(long pid, Set<Long> before, Path file) {
-        CreatedumpWatch w = new CreatedumpWatch(pid, before, file);
+        return start(pid, before, file, STALL);
+    }
+
+    /** As {@link #start(long, Set, Path)}, a child ended after {@code stall} without progress. */
+    static CreatedumpWatch start(long pid, Set<Long> before, Path file, Duration stall) {
+        CreatedumpWatch w = new CreatedumpWatch(pid, before, file, stall);
         w.thread.start();
         return w;
     }
@@ -75,7 +82,7 @@ final class CreatedumpWatch implements AutoCloseable {
             progress.put(child.pid(), new Progress(ticks, bytes, now));
             return;
         }
-        if (now - last.sinceNanos() >= STALL.toNanos() && child.destroyForcibly()) {
+        if (now - last.sinceNanos() >= stall.toNanos() && child.destroyForcibly()) {
             synchronized (this) {
                 ended.add(child.pid());
             }

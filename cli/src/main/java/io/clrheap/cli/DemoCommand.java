@@ -72,13 +72,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         Scenario scenario = Scenario.defaultScenario(runtime.runtime, runtime.gc);
         stdout.printf("Scenario '%s' on %s, %s GC: %s.%n%n", scenario.name(), scenario.runtimeName(), scenario.gc().id(), scenario.description());
-        EnumSet<FixtureFormat> formats = EnumSet.allOf(FixtureFormat.class);
-        var noMinidump = io.clrheap.generator.fixture.FixtureWriter.minidumpRefusal(scenario);
-        if (noMinidump.isPresent()) {
-            // a minidump is a Windows process of the build, and clrheap lays out only the Windows builds it has seen
-            formats.remove(FixtureFormat.MINIDUMP);
-            stdout.printf("No minidump: %s.%n%n", noMinidump.get());
-        }
+        // a minidump is a Windows process of the build, and clrheap lays out only the Windows builds it has seen
+        java.util.Set<FixtureFormat> formats = io.clrheap.generator.fixture.FixtureWriter.withoutRefusedMinidump(scenario,
+                EnumSet.allOf(FixtureFormat.class), why -> stdout.printf("No minidump: %s.%n%n", why));
         var refusal = GenerateCommand.check("demo", scenario, formats, out, force, err);
         if (refusal.isPresent()) {
             err.println(refusal.get());

@@ -77,16 +77,11 @@ record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, Stri
     private FixtureOutcome one(Scenario s, String label, long held, PrintWriter stdout, PrintWriter err) {
         FixtureName name = FixtureName.of(s);
         long started = System.nanoTime();
-        Set<FixtureFormat> formats = this.formats;
-        java.util.Optional<String> noMinidump = formatsChosen || !formats.contains(FixtureFormat.MINIDUMP) ? java.util.Optional.empty()
-                : FixtureWriter.minidumpRefusal(s);
-        if (noMinidump.isPresent()) {
-            formats = java.util.EnumSet.copyOf(formats);
-            formats.remove(FixtureFormat.MINIDUMP);
+        Set<FixtureFormat> formats = formatsChosen ? this.formats : FixtureWriter.withoutRefusedMinidump(s, this.formats, why -> {
             if (!quiet) {
-                err.println("clrheap generate: " + label + ": no minidump (" + noMinidump.get() + ")");
+                err.println("clrheap generate: " + label + ": no minidump (" + why + ")");
             }
-        }
+        });
         var refusal = GenerateCommand.check("generate: " + label, s, formats, folder, force, quiet ? null : err, held);
         if (refusal.isPresent()) {
             err.println(refusal.get());

@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -26,17 +22,8 @@ class WineDumpsTool {
 
     static final String OUT_VARIABLE = "CLRHEAP_WINE_DUMPS";
 
-    static Stream<Arguments> builds() {
-        List<Arguments> cases = new ArrayList<>();
-        for (WindowsRuntime runtime : WindowsRuntime.values()) {
-            cases.add(Arguments.of(runtime, false));
-            cases.add(Arguments.of(runtime, true));
-        }
-        return cases.stream();
-    }
-
     @ParameterizedTest(name = "{0} server GC {1}")
-    @MethodSource("builds")
+    @MethodSource("io.clrheap.golden.live.WineHarnessTest#builds")
     void dump(WindowsRuntime runtime, boolean serverGc) throws Exception {
         String configured = System.getenv(OUT_VARIABLE);
         assumeTrue(configured != null && !configured.isBlank(), OUT_VARIABLE + " is not set: not dumping the Windows builds");

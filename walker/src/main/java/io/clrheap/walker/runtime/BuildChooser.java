@@ -97,11 +97,12 @@ final class BuildChooser {
                 "unsupported build: runtime %s in %s (read from %s); clrheap knows .NET 8, 9 and 10 (%s)",
                 id.describe(), moduleName, found.source(), known())));
         if (!profiles.has(version, os)) {
+            String known = known();
             throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
                     "unsupported build: runtime %s in %s (read from %s) is a %s x64 runtime, and clrheap has no %s layouts of %s: they are "
                             + "taken from real processes of each build, and none was available (%s builds clrheap knows: %s)",
                     id.describe(), moduleName, found.source(), os.displayName(), os.displayName(), version.shortName(), os.displayName(),
-                    known().isEmpty() ? "none" : known()));
+                    known.isEmpty() ? "none" : known));
         }
         List<RuntimeBuild> builds = layout(version).builds();
         Optional<RuntimeBuild> exact = builds.stream().filter(b -> b.version().equals(id.version())).findFirst();

@@ -126,10 +126,7 @@ public final class TargetOpener {
         LocatedPe located = locatePeModule(memory, modules);
         MinidumpModule m = located.module();
         ModuleExports exports = name -> located.exports().getOrDefault(name, Optional.empty());
-        Optional<IdentityReader.Found> identity = IdentityReader.runtimeInfo(memory, exports, profiles);
-        if (identity.isEmpty()) {
-            identity = IdentityReader.versionResource(m);
-        }
+        Optional<IdentityReader.Found> identity = peIdentity(memory, located, exports);
         int length = 0;
         try {
             while (length < MAX_PE_TABLE_SLOTS && located.dacTable() + 8L * (length + 1) <= m.base() + m.size()
@@ -180,16 +177,18 @@ public final class TargetOpener {
     public Target openWindows(Memory memory, List<MinidumpModule> modules) throws TargetException {
         LocatedPe located = locatePeModule(memory, modules);
         ModuleExports exports = name -> located.exports().getOrDefault(name, Optional.empty());
-        Optional<IdentityReader.Found> identity = IdentityReader.runtimeInfo(memory, exports, profiles);
-        if (identity.isEmpty()) {
-            identity = IdentityReader.versionResource(located.module());
-        }
+        Optional<IdentityReader.Found> identity = peIdentity(memory, located, exports);
         Optional<Map<String, Long>> contracts = identity.isPresent() ? Optional.empty() : descriptorContracts(memory, exports);
         BuildChooser chooser = new BuildChooser(profiles, TargetOs.WINDOWS);
         BuildChooser.Choice choice = chooser.choose(identity, java.util.OptionalInt.empty(), contracts, located.module().fileName());
         RuntimeModule module = new RuntimeModule(located.module().name(), located.module().base(), located.dacTable(),
                 choice.build().dacTable().length(), "dump memory (PE exports)");
         return finish(memory, module, chooser, choice, exports, List.of(new io.clrheap.memory.MemoryRange(located.module().base(), located.module().size())));
+    }
+
+    /** A PE runtime's build: DotNetRuntimeInfo where it exports one, else the version resource the module list gives. */
+    private Optional<IdentityReader.Found> peIdentity(Memory memory, LocatedPe located, ModuleExports exports) {
+        return IdentityReader.runtimeInfo(memory, exports, profiles).or(() -> IdentityReader.versionResource(located.module()));
     }
 
     private Target finish(Memory memory, RuntimeModule module, BuildChooser chooser, BuildChooser.Choice choice, ModuleExports exports,
