@@ -225,14 +225,14 @@ public final class CoreTrimmer {
             out.write(head.array(), 0, head.limit());
             long written = prefix;
             blanks.sort(Comparator.comparingLong(BlankRange::fileOffset));
-            byte[] buf = new byte[1 << 20];
+            BlankingCopy copier = new BlankingCopy(ch, file.toString(), blanks, copies);
             for (Phdr p : loads) {
                 if (!keep[p.index()] || p.filesz() == 0) {
                     continue;
                 }
                 long pad = newOffset[p.index()] - written;
-                writeZeros(out, pad, buf);
-                copy(out, p.offset(), p.filesz(), blanks, buf, copies);
+                copier.zeros(out, pad);
+                copier.copy(out, p.offset(), p.filesz());
                 written = newOffset[p.index()] + p.filesz();
             }
             out.flush();
@@ -244,47 +244,6 @@ public final class CoreTrimmer {
             long want = vaddr & (PAGE - 1);
             long a = (at & ~(PAGE - 1)) + want;
             return a < at ? a + PAGE : a;
-        }
-
-        private static void writeZeros(OutputStream out, long n, byte[] buf) throws IOException {
-            java.util.Arrays.fill(buf, (byte) 0);
-            while (n > 0) {
-                int k = (int) Math.min(n, buf.length);
-                out.write(buf, 0, k);
-                n -= k;
-            }
-        }
-
-        private void copy(OutputStream out, long offset, long length, List<BlankRange> blanks, byte[] buf, EnvironmentCopies copies) throws IOException {
-            long done = 0;
-            while (done < length) {
-                int k = (int) Math.min(buf.length, length - done);
-                if (copies.any()) {
-                    // copies of the environment strings elsewhere (the runtime's own copy of environ, in the C heap):
-                    // look a string's length behind and ahead of the chunk so that one crossing its edge is found
-                    int reach = copies.longest();
-                    long from = Math.max(offset, offset + done - reach);
-                    long to = Math.min(offset + length, offset + done + k + 2L * reach);
-                    ByteBuffer window = read(from, to - from, "memory");
-                    copies.find(window.array(), (int) (window.limit()), from, offset + done, offset + done + k + reach, blanks);
-                }
-                ByteBuffer b = ByteBuffer.wrap(buf, 0, k);
-                while (b.hasRemaining()) {
-                    if (ch.read(b, offset + done + b.position()) < 0) {
-                        throw bad(offset + done + b.position(), "unexpected end of file");
-                    }
-                }
-                long from = offset + done;
-                for (BlankRange z : blanks) {
-                    long s = Math.max(from, z.fileOffset());
-                    long e = Math.min(from + k, z.fileOffset() + z.length());
-                    if (s < e) {
-                        java.util.Arrays.fill(buf, (int) (s - from), (int) (e - from), (byte) 0);
-                    }
-                }
-                out.write(buf, 0, k);
-                done += k;
-            }
         }
 
         private void notes(ByteBuffer n, long base, List<FileMapping> files, List<long[]> auxv) throws CoreFormatError {
