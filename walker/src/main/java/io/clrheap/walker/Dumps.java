@@ -10,6 +10,7 @@ import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.source.live.LiveProcess;
 import io.clrheap.walker.source.minidump.Minidump;
+import io.clrheap.walker.source.minidump.MinidumpLimits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,7 +58,7 @@ public final class Dumps {
         DumpFiles.Format format = DumpFiles.sniff(file);
         TargetOpener opener = new TargetOpener(options.profiles());
         if (format == DumpFiles.Format.MINIDUMP) {
-            Minidump dump = Minidump.open(file);
+            Minidump dump = Minidump.open(file, MinidumpLimits.DEFAULT, options.notes());
             return opened(dump, () -> opener.open(dump), "minidump", file, dump.typeNames().orElse(Map.of()), options);
         }
         if (format == DumpFiles.Format.BUNDLE) {

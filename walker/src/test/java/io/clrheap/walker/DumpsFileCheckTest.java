@@ -74,7 +74,7 @@ class DumpsFileCheckTest {
         Path file = Files.write(dir.resolve("x.clrheap.tar.xz"), bytes.toByteArray());
         assertThatThrownBy(() -> Dumps.open(file))
                 .isInstanceOf(DumpFormatException.class)
-                .hasMessageStartingWith(file + ": an xz file whose data are neither an ELF core nor a fixture bundle's tar: "
+                .hasMessageStartingWith(file + ": an xz file whose data are neither an ELF core, a minidump nor a fixture bundle's tar: "
                         + String.format("they start with %02x %02x", random[0] & 0xff, random[1] & 0xff))
                 .hasMessageEndingWith("; refused before decompressing the rest");
         try (Stream<Path> files = Files.list(dir)) {

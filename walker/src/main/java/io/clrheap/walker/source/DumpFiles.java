@@ -19,7 +19,7 @@ public final class DumpFiles {
 
     /** The formats {@link #sniff} tells apart. */
     public enum Format {
-        /** A Windows minidump ({@code MDMP}). */
+        /** A Windows minidump ({@code MDMP}), xz-compressed or not. */
         MINIDUMP,
         /** An xz stream of a tar archive: a fixture bundle. */
         BUNDLE,
@@ -94,13 +94,16 @@ public final class DumpFiles {
             return Format.ELF;
         }
         byte[] prefix = xzPrefix(file);
+        if (prefix.length >= 4 && prefix[0] == 'M' && prefix[1] == 'D' && prefix[2] == 'M' && prefix[3] == 'P') {
+            return Format.MINIDUMP; // an xz-compressed minidump: Minidump.open decompresses it
+        }
         if (startsWith(prefix, ELF_MAGIC)) {
             return Format.XZ_ELF;
         }
         if (isTarHeader(prefix)) {
             return Format.BUNDLE;
         }
-        throw new DumpFormatException(file + ": an xz file whose data are neither an ELF core nor a fixture bundle's tar: "
+        throw new DumpFormatException(file + ": an xz file whose data are neither an ELF core, a minidump nor a fixture bundle's tar: "
                 + describe(prefix) + "; refused before decompressing the rest");
     }
 

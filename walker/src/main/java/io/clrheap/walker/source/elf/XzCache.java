@@ -28,7 +28,7 @@ import org.tukaani.xz.XZIOException;
 import org.tukaani.xz.XZInputStream;
 
 /**
- * Decompresses an {@code .xz} core once, by streaming, into a cache file that later opens reuse: beside the
+ * Decompresses an {@code .xz} core (an ELF core or a Windows minidump) once, by streaming, into a cache file that later opens reuse: beside the
  * {@code .xz} as {@code <name without .xz>.decompressed} when that directory is writable, else in
  * {@code <tempRoot>/<sha-256 of path, size and mtime>.core}. A cache file is written under a temporary name and
  * renamed atomically, so one that exists is complete; it is reused when its size is the uncompressed size the
@@ -41,7 +41,7 @@ import org.tukaani.xz.XZInputStream;
  * declared size. The partial file is deleted on every failure and, through {@link InProgressFiles}, when the JVM is
  * stopped (SIGINT, SIGTERM) while writing it.
  */
-final class XzCache {
+public final class XzCache {
 
     static final String SUFFIX = ".xz";
     static final String BESIDE_SUFFIX = ".decompressed";
@@ -70,12 +70,12 @@ final class XzCache {
     }
 
     /** The cache used by {@link ElfCore#open}: {@code java.io.tmpdir/clrheap-cache}. */
-    static XzCache inTempDir() {
+    public static XzCache inTempDir() {
         return new XzCache(Path.of(System.getProperty("java.io.tmpdir"), "clrheap-cache"));
     }
 
     /** Whether {@code file} is an xz file, by its first bytes (the xz stream header magic), whatever its name. */
-    static boolean isXz(Path file) throws IOException {
+    public static boolean isXz(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             byte[] magic = in.readNBytes(XZ_MAGIC.length);
             return Arrays.equals(magic, XZ_MAGIC);
@@ -83,7 +83,7 @@ final class XzCache {
     }
 
     /** The decompressed copy of {@code xz}, made now if no complete, fresh one exists. */
-    Path decompressed(Path xz, Consumer<String> notes) throws IOException {
+    public Path decompressed(Path xz, Consumer<String> notes) throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(xz, BasicFileAttributes.class);
         long expectedSize = uncompressedSize(xz);
         boolean besideWritable = Files.isWritable(xz.toAbsolutePath().getParent());
@@ -213,6 +213,9 @@ final class XzCache {
      */
     static Headers readHeaders(Path xz, InputStream in) throws IOException {
         byte[] prefix = in.readNBytes(DumpFiles.PREFIX);
+        if (prefix.length >= 4 && prefix[0] == 'M' && prefix[1] == 'D' && prefix[2] == 'M' && prefix[3] == 'P') {
+            return minidumpHeaders(xz, in, prefix);
+        }
         if (prefix.length < ElfCoreHeader.EHDR_SIZE || prefix[0] != 0x7f || prefix[1] != 'E' || prefix[2] != 'L' || prefix[3] != 'F') {
             throw new DumpFormatException(xz + ": an xz file whose data are not an ELF core: " + DumpFiles.describe(prefix)
                     + "; refused before decompressing the rest");
@@ -272,6 +275,69 @@ final class XzCache {
             if (end > declared) {
                 declared = end;
                 what = String.format("program header %d's bytes end there", i);
+            }
+        }
+        return new Headers(bytes, declared, what);
+    }
+
+    /**
+     * A minidump's header, stream directory and Memory64List (at most {@link #MAX_HEADER_BYTES}), and the file size they
+     * declare: the end of the last stream, or of the memory ({@code BaseRva} plus every range's DataSize), whichever
+     * lies further (MINIDUMP_HEADER, MINIDUMP_DIRECTORY, MINIDUMP_MEMORY64_LIST: docs/reference/dump-formats.md §3).
+     */
+    private static Headers minidumpHeaders(Path xz, InputStream in, byte[] prefix) throws IOException {
+        byte[] bytes = more(xz, in, prefix, 32);
+        ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        long streams = Integer.toUnsignedLong(header.getInt(8));
+        long directory = Integer.toUnsignedLong(header.getInt(12));
+        long directoryEnd = end(xz, directory, streams * 12, "the stream directory (StreamDirectoryRva, NumberOfStreams × 12)");
+        if (directoryEnd > MAX_HEADER_BYTES) {
+            throw new DumpFormatException(String.format("%s: the minidump's stream directory (at 0x%x, %d streams) ends past the first "
+                    + "0x%x bytes where this reader looks for it (at file offset 0x8)", xz, directory, streams, MAX_HEADER_BYTES));
+        }
+        bytes = more(xz, in, bytes, directoryEnd);
+        long declared = directoryEnd;
+        String what = "the stream directory ends there";
+        long memoryList = -1;
+        for (long i = 0; i < streams; i++) {
+            ByteBuffer entry = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            int at = (int) (directory + 12 * i);
+            long size = Integer.toUnsignedLong(entry.getInt(at + 4));
+            long rva = Integer.toUnsignedLong(entry.getInt(at + 8));
+            if (entry.getInt(at) == 9 && memoryList < 0) { // Memory64ListStream
+                memoryList = rva;
+            }
+            if (rva + size > declared) {
+                declared = rva + size;
+                what = String.format("stream %d (type %d) ends there", i, entry.getInt(at));
+            }
+        }
+        if (memoryList >= 0) {
+            if (memoryList + 16 > MAX_HEADER_BYTES) {
+                throw new DumpFormatException(String.format("%s: the Memory64List at 0x%x lies past the first 0x%x bytes where this reader "
+                        + "looks for it", xz, memoryList, MAX_HEADER_BYTES));
+            }
+            bytes = more(xz, in, bytes, memoryList + 16);
+            ByteBuffer list = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            long ranges = list.getLong((int) memoryList);
+            long baseRva = list.getLong((int) memoryList + 8);
+            long listEnd = end(xz, memoryList + 16, ranges < 0 || ranges > MAX_HEADER_BYTES / 16 ? Long.MAX_VALUE / 2 : ranges * 16,
+                    String.format("the Memory64List's %s descriptors (at file offset 0x%x)", Long.toUnsignedString(ranges), memoryList));
+            if (listEnd > MAX_HEADER_BYTES) {
+                throw new DumpFormatException(String.format("%s: the Memory64List's %s descriptors end past the first 0x%x bytes where this "
+                        + "reader looks for them (at file offset 0x%x)", xz, Long.toUnsignedString(ranges), MAX_HEADER_BYTES, memoryList));
+            }
+            bytes = more(xz, in, bytes, listEnd);
+            list = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            long memoryEnd = baseRva;
+            for (long r = 0; r < ranges; r++) {
+                long size = list.getLong((int) (memoryList + 24 + 16 * r));
+                memoryEnd = end(xz, memoryEnd, size, String.format("memory range %d (DataSize 0x%x, descriptor at file offset 0x%x)", r, size,
+                        memoryList + 16 + 16 * r));
+            }
+            if (memoryEnd > declared) {
+                declared = memoryEnd;
+                what = "the Memory64List's memory ends there";
             }
         }
         return new Headers(bytes, declared, what);

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import io.clrheap.walker.source.elf.XzCache;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
@@ -83,10 +84,19 @@ public final class Minidump extends MappedDump implements AutoCloseable {
      * @throws IOException             when it cannot be read
      */
     public static Minidump open(Path file, MinidumpLimits limits) throws IOException {
+        return open(file, limits, note -> { });
+    }
+
+    /**
+     * As {@link #open(Path, MinidumpLimits)}; an xz-compressed minidump is decompressed once into a cache file beside
+     * it (or in the temp folder), saying so to {@code notes}, and the cache is read.
+     */
+    public static Minidump open(Path file, MinidumpLimits limits, java.util.function.Consumer<String> notes) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(limits, "limits");
+        Path mapped = XzCache.isXz(file) ? XzCache.inTempDir().decompressed(file, notes) : file;
         Arena arena = Arena.ofShared();
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel channel = FileChannel.open(mapped, StandardOpenOption.READ)) {
             MemorySegment segment = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
             MinidumpParser.Parsed parsed = MinidumpParser.parse(new MinidumpBytes(segment, file), limits);
             return new Minidump(file, arena, segment, parsed);

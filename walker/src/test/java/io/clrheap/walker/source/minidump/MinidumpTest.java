@@ -40,6 +40,37 @@ class MinidumpTest {
     }
 
     @Test
+    void anXzCompressedMinidumpIsDecompressedOnceBesideItAndReadTheSame() throws IOException {
+        byte[] first = TestMinidumpWriter.pattern(0x2000, 1);
+        byte[] plain = new TestMinidumpWriter().memory64(A, first).memory64(B, TestMinidumpWriter.pattern(0x100, 9)).build();
+        Path xz = dir.resolve("test.dmp.xz");
+        try (java.io.OutputStream out = new org.tukaani.xz.XZOutputStream(Files.newOutputStream(xz), new org.tukaani.xz.LZMA2Options())) {
+            out.write(plain);
+        }
+        java.util.List<String> notes = new java.util.ArrayList<>();
+        try (Minidump dump = Minidump.open(xz, MinidumpLimits.DEFAULT, notes::add)) {
+            assertThat(dump.readBytes(A, first.length)).isEqualTo(first);
+            assertThat(dump.ranges()).containsExactly(new MemoryRange(B, 0x100), new MemoryRange(A, 0x2000));
+        }
+        assertThat(Files.readAllBytes(dir.resolve("test.dmp.decompressed"))).isEqualTo(plain);
+        assertThat(notes).singleElement().asString().startsWith("decompressing ");
+        assertThat(io.clrheap.walker.source.DumpFiles.sniff(xz)).isEqualTo(io.clrheap.walker.source.DumpFiles.Format.MINIDUMP);
+    }
+
+    @Test
+    void anXzMinidumpWhoseDataRunPastWhatItsMemoryListDeclaresIsRefused() throws IOException {
+        byte[] plain = new TestMinidumpWriter().memory64(A, TestMinidumpWriter.pattern(0x1000, 1)).build();
+        byte[] longer = java.util.Arrays.copyOf(plain, plain.length + 0x1000);
+        Path xz = dir.resolve("long.dmp.xz");
+        try (java.io.OutputStream out = new org.tukaani.xz.XZOutputStream(Files.newOutputStream(xz), new org.tukaani.xz.LZMA2Options())) {
+            out.write(longer);
+        }
+        assertThatThrownBy(() -> Minidump.open(xz, MinidumpLimits.DEFAULT, n -> { })).isInstanceOf(io.clrheap.walker.source.DumpFormatException.class)
+                .hasMessageContaining("the xz index records").hasMessageContaining("Memory64List's memory ends there");
+        assertThat(dir.resolve("long.dmp.decompressed")).doesNotExist();
+    }
+
+    @Test
     void readsTheRangesOfAMemoryListStreamToo() throws IOException {
         byte[] stack = TestMinidumpWriter.pattern(0x300, 3);
         try (Minidump dump = Minidump.open(write(new TestMinidumpWriter().memory32(B, stack).memory64(A, TestMinidumpWriter.pattern(0x10, 0))))) {
