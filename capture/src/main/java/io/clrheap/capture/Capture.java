@@ -285,7 +285,7 @@ public final class Capture {
      * fork deadlocked and was ended (no dump to read).
      */
     private static Optional<DumpHeapCheck> dump(Options o, DiagnosticsClient client, Path full, Consumer<String> progress) throws IOException {
-        progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
+        progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.endpoint().describe()));
         Set<Long> before = children(o.pid());
         List<Long> deadlocked;
         try (CreatedumpWatch watch = CreatedumpWatch.start(o.pid(), before, full)) {
