@@ -3,14 +3,10 @@ package io.clrheap.capture;
 import io.clrheap.walker.source.FileTrees;
 import io.clrheap.capture.ipc.DiagnosticsClient;
 import io.clrheap.capture.ipc.DiagnosticsException;
-import io.clrheap.capture.nettrace.Nettrace;
-import io.clrheap.capture.nettrace.NettraceReader;
 import io.clrheap.capture.snapshot.GcHeapSnapshot;
 import io.clrheap.walker.source.elf.ElfCore;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -253,23 +249,11 @@ public final class Capture {
                 + "snapshot is checked against the dump's memory only"));
         long tt = System.nanoTime();
         progress.accept("snapshot: EventPipe session with the GC heap dump keywords (the runtime collects and walks its heap) ...");
-        long traceBytes;
-        try (DiagnosticsClient.TraceSession session = client.collectTracing(256,
-                List.of(new DiagnosticsClient.Provider(RUNTIME_PROVIDER, KEYWORDS, LEVEL_VERBOSE, "")));
-                OutputStream t = new BufferedOutputStream(Files.newOutputStream(trace));
-                HeapWalkWatch watch = new HeapWalkWatch(t, o.idle())) {
-            traceBytes = session.record(watch, o.idle(), o.maxTrace(), watch::walkOver);
-        }
-        Nettrace nettrace;
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(trace), 1 << 16)) {
-            nettrace = NettraceReader.read(in);
-        }
-        GcHeapSnapshot snapshot = GcHeapSnapshot.decode(nettrace);
-        if (snapshot.nodeCount() == 0) {
-            throw new DiagnosticsException("the trace (" + traceBytes + " bytes, " + nettrace.events().size() + " events) holds no GCBulkNode event: the runtime did not walk its heap");
-        }
+        SnapshotTrace taken = SnapshotTrace.take(client, trace, o.idle(), o.maxTrace());
+        GcHeapSnapshot snapshot = taken.snapshot();
+        long traceBytes = taken.traceBytes();
         Duration traceTime = Duration.ofNanos(System.nanoTime() - tt);
-        progress.accept(String.format(Locale.ROOT, "snapshot: %,d bytes, %,d events, %,d objects in %.1f s%s", traceBytes, nettrace.events().size(),
+        progress.accept(String.format(Locale.ROOT, "snapshot: %,d bytes, %,d events, %,d objects in %.1f s%s", traceBytes, taken.events(),
                 snapshot.nodeCount(), seconds(traceTime), snapshot.relocatedObjects() == 0 ? ""
                         : String.format(Locale.ROOT, "; %,d of them listed where its GC moved them, moved back (%,d ranges)", snapshot.relocatedObjects(),
                                 snapshot.movedRanges())));
@@ -285,7 +269,7 @@ public final class Capture {
      * fork deadlocked and was ended (no dump to read).
      */
     private static Optional<DumpHeapCheck> dump(Options o, DiagnosticsClient client, Path full, Consumer<String> progress) throws IOException {
-        progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.socket()));
+        progress.accept(String.format(Locale.ROOT, "dump: asking process %d for a full dump (%s) ...", o.pid(), client.endpoint().describe()));
         Set<Long> before = children(o.pid());
         List<Long> deadlocked;
         try (CreatedumpWatch watch = CreatedumpWatch.start(o.pid(), before, full)) {

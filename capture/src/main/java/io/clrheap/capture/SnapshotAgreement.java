@@ -13,13 +13,14 @@ import java.util.Locale;
  * masked) should be in the dump at its address, the snapshot's addresses already moved back to where the objects were
  * before the snapshot's GC compacted them ({@link GcHeapSnapshot}). What still disagrees changed between the dump and
  * the snapshot: objects allocated after the dump, or moved by a GC that ran before the snapshot session began (a busy
- * process).
+ * process). {@link Capture} keeps a dump and snapshot that agree; the Wine tests hold the walk of a Windows minidump to
+ * the objects that agree of the snapshot taken after it.
  *
  * @param checked objects of the snapshot looked up in the dump
  * @param found those whose MethodTable word is the listed MethodTable
  * @param changed the others, each with what the dump holds at its address
  */
-record SnapshotAgreement(long checked, long found, List<Changed> changed) {
+public record SnapshotAgreement(long checked, long found, List<Changed> changed) {
 
     /** The GC's mark and pinned bits in the MethodTable word (docs/reference/walker-semantics.md section 7, item 24). */
     private static final long MARK_BITS = 7;
@@ -29,10 +30,10 @@ record SnapshotAgreement(long checked, long found, List<Changed> changed) {
     static final double ENOUGH = 0.90;
 
     /** An object of the snapshot that the dump does not hold at its address, and what the dump has there. */
-    record Changed(GcHeapSnapshot.Node node, String inDump) {
+    public record Changed(GcHeapSnapshot.Node node, String inDump) {
 
         /** changed-objects.txt's line: {@code address size mt type: what the dump has}. */
-        String line() {
+        public String line() {
             return String.format(Locale.ROOT, "0x%x %d 0x%x %s: %s", node.address(), node.size(), node.methodTable(), node.type(), inDump);
         }
     }
@@ -44,7 +45,7 @@ record SnapshotAgreement(long checked, long found, List<Changed> changed) {
      *
      * @param regions the dump's regions in address order ({@link io.clrheap.walker.heap.DiscoveredHeap#regionsByAddress}), or empty
      */
-    static SnapshotAgreement check(Memory dump, List<Region> regions, List<GcHeapSnapshot.Node> objects) {
+    public static SnapshotAgreement check(Memory dump, List<Region> regions, List<GcHeapSnapshot.Node> objects) {
         long found = 0;
         List<Changed> changed = new ArrayList<>();
         long[] starts = regions.stream().mapToLong(Region::mem).toArray();
@@ -91,7 +92,7 @@ record SnapshotAgreement(long checked, long found, List<Changed> changed) {
     }
 
     /** Few enough disagree (1 %, at least one object allowed) to take this capture at once. */
-    boolean agrees() {
+    public boolean agrees() {
         return checked - found <= Math.max(1, (long) (checked * CLEAN));
     }
 
@@ -104,7 +105,7 @@ record SnapshotAgreement(long checked, long found, List<Changed> changed) {
         return checked == 0 ? 1 : (double) found / checked;
     }
 
-    String describe() {
+    public String describe() {
         return String.format(Locale.ROOT, "%,d of %,d listed objects are in the dump at their address with their MethodTable%s",
                 found, checked, changed.isEmpty() ? "" : String.format(Locale.ROOT, " (first not: 0x%x, %s)", firstMismatch(), changed.getFirst().inDump()));
     }

@@ -17,7 +17,9 @@ import java.util.Locale;
 
 /**
  * A client of a .NET runtime's diagnostics IPC (docs/ipc-protocol.md sections 1-4, which cite the protocol's own
- * document for each fact) over its Unix domain socket {@code $TMPDIR/dotnet-diagnostic-PID-KEY-socket}: {@code Dump/GenerateCoreDump},
+ * document for each fact) over an {@link IpcEndpoint}: on Linux its Unix domain socket
+ * {@code $TMPDIR/dotnet-diagnostic-PID-KEY-socket} ({@link #forProcess}); elsewhere, for instance, a relay process
+ * that opens a Windows runtime's named pipe ({@link #over}). Commands: {@code Dump/GenerateCoreDump},
  * {@code EventPipe/CollectTracing2} and {@code EventPipe/StopTracing}. Every wait has a deadline; a runtime that does
  * not answer in time is a {@link DiagnosticsException} saying what was awaited.
  */
@@ -34,18 +36,23 @@ public final class DiagnosticsClient {
     static final int FORMAT_NETTRACE = 1;
 
     private final long pid;
-    private final Path socket;
+    private final IpcEndpoint endpoint;
     private final Duration timeout;
 
-    private DiagnosticsClient(long pid, Path socket, Duration timeout) {
+    private DiagnosticsClient(long pid, IpcEndpoint endpoint, Duration timeout) {
         this.pid = pid;
-        this.socket = socket;
+        this.endpoint = endpoint;
         this.timeout = timeout;
     }
 
     /** A client of process {@code pid}'s diagnostics socket, found in the given temporary folders. */
     public static DiagnosticsClient forProcess(long pid, List<Path> tempFolders, Duration timeout) throws DiagnosticsException {
-        return new DiagnosticsClient(pid, findSocket(pid, tempFolders), timeout);
+        return new DiagnosticsClient(pid, new UnixSocketEndpoint(findSocket(pid, tempFolders)), timeout);
+    }
+
+    /** A client of process {@code pid}'s diagnostics server reached through {@code endpoint}. */
+    public static DiagnosticsClient over(long pid, IpcEndpoint endpoint, Duration timeout) {
+        return new DiagnosticsClient(pid, endpoint, timeout);
     }
 
     /** The newest {@code dotnet-diagnostic-PID-*-socket} in the folders. */
@@ -81,8 +88,9 @@ public final class DiagnosticsClient {
         }
     }
 
-    public Path socket() {
-        return socket;
+    /** Where the runtime's diagnostics server is reached. */
+    public IpcEndpoint endpoint() {
+        return endpoint;
     }
 
     public long pid() {
@@ -93,7 +101,7 @@ public final class DiagnosticsClient {
     public void generateCoreDump(Path file, int dumpType, Duration dumpTimeout) throws IOException {
         IpcMessage m = new IpcMessage(DUMP_COMMAND_SET, GENERATE_CORE_DUMP)
                 .string(file.toAbsolutePath().toString()).u32(dumpType).u32(0);
-        try (IpcConnection c = IpcConnection.open(socket)) {
+        try (IpcConnection c = IpcConnection.open(endpoint)) {
             long deadline = System.nanoTime() + dumpTimeout.toNanos();
             c.write(m.encode(), deadline);
             ByteBuffer payload = response(c, deadline, dumpTimeout, "GenerateCoreDump");
@@ -116,7 +124,7 @@ public final class DiagnosticsClient {
         for (Provider p : providers) {
             m.u64(p.keywords()).u32(p.level()).string(p.name()).string(p.filter());
         }
-        IpcConnection c = IpcConnection.open(socket);
+        IpcConnection c = IpcConnection.open(endpoint);
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
             c.write(m.encode(), deadline);
@@ -134,7 +142,7 @@ public final class DiagnosticsClient {
     /** EventPipe/StopTracing on a connection of its own. */
     void stopTracing(long sessionId) throws IOException {
         IpcMessage m = new IpcMessage(EVENTPIPE_COMMAND_SET, STOP_TRACING).u64(sessionId);
-        try (IpcConnection c = IpcConnection.open(socket)) {
+        try (IpcConnection c = IpcConnection.open(endpoint)) {
             long deadline = System.nanoTime() + timeout.toNanos();
             c.write(m.encode(), deadline);
             response(c, deadline, timeout, "StopTracing");
@@ -214,7 +222,7 @@ public final class DiagnosticsClient {
         public long record(OutputStream out, Duration idle, Duration max, java.util.function.BooleanSupplier enough) throws IOException {
             IpcConnection.CopyResult first = connection.copy(out, idle, client.timeout(), max, enough);
             if (first.bytes() == 0 && !first.ended()) {
-                throw new DiagnosticsException("no trace data from " + connection.socket() + " within " + client.timeout().toSeconds() + " s");
+                throw new DiagnosticsException("no trace data from " + connection.describe() + " within " + client.timeout().toSeconds() + " s");
             }
             if (first.ended()) {
                 return first.bytes();

@@ -2,88 +2,37 @@ package io.clrheap.capture.ipc;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
-import java.nio.file.Path;
 import java.time.Duration;
 
-/** One connection to a runtime's diagnostics socket; every read and write waits at most until a deadline. */
+/**
+ * One connection to a runtime's diagnostics server over an {@link IpcTransport}: what the commands need on top of the
+ * transport's reads and writes (whole answers, a trace stream copied); every wait ends at a deadline.
+ */
 final class IpcConnection implements AutoCloseable {
 
-    private final Path socket;
-    private final SocketChannel channel;
-    private final Selector selector;
+    private final IpcTransport transport;
 
-    private IpcConnection(Path socket, SocketChannel channel, Selector selector) {
-        this.socket = socket;
-        this.channel = channel;
-        this.selector = selector;
+    private IpcConnection(IpcTransport transport) {
+        this.transport = transport;
     }
 
-    static IpcConnection open(Path socket) throws DiagnosticsException {
-        SocketChannel ch = null;
-        try {
-            ch = SocketChannel.open(StandardProtocolFamily.UNIX);
-            ch.connect(UnixDomainSocketAddress.of(socket));
-            ch.configureBlocking(false);
-            Selector sel = Selector.open();
-            ch.register(sel, SelectionKey.OP_READ);
-            return new IpcConnection(socket, ch, sel);
-        } catch (IOException e) {
-            try {
-                if (ch != null) {
-                    ch.close();
-                }
-            } catch (IOException ignored) {
-                // the connect failure is what matters
-            }
-            throw new DiagnosticsException("cannot connect to the diagnostics socket " + socket + ": " + e.getMessage(), e);
-        }
+    static IpcConnection open(IpcEndpoint endpoint) throws DiagnosticsException {
+        return new IpcConnection(endpoint.connect());
     }
 
-    Path socket() {
-        return socket;
+    /** What the connection goes to, for messages. */
+    String describe() {
+        return transport.describe();
     }
 
     void write(ByteBuffer message, long deadline) throws IOException {
-        while (message.hasRemaining()) {
-            if (channel.write(message) == 0) {
-                if (System.nanoTime() > deadline) {
-                    throw new DiagnosticsException("timed out writing to " + socket);
-                }
-                Thread.onSpinWait();
-                sleepBriefly();
-            }
-        }
-    }
-
-    private static void sleepBriefly() throws DiagnosticsException {
-        try {
-            Thread.sleep(5);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DiagnosticsException("interrupted");
-        }
+        transport.write(message, deadline);
     }
 
     /** Reads what is there, waiting until the deadline: the bytes read, 0 when the deadline passed, -1 at the end of the stream. */
     int read(ByteBuffer into, long deadline) throws IOException {
-        while (true) {
-            int n = channel.read(into);
-            if (n != 0) {
-                return n;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return 0;
-            }
-            selector.select(Math.max(1, left / 1_000_000));
-            selector.selectedKeys().clear();
-        }
+        return transport.read(into, deadline);
     }
 
     /** Fills the buffer, or fails naming what was expected when the stream ends or the deadline passes. */
@@ -91,10 +40,10 @@ final class IpcConnection implements AutoCloseable {
         while (into.hasRemaining()) {
             int n = read(into, deadline);
             if (n < 0) {
-                throw new DiagnosticsException("the runtime closed " + socket + " before sending " + what);
+                throw new DiagnosticsException("the runtime closed " + describe() + " before sending " + what);
             }
             if (n == 0) {
-                throw new DiagnosticsException("no " + what + " from " + socket + " within " + timeout.toSeconds() + " s");
+                throw new DiagnosticsException("no " + what + " from " + describe() + " within " + timeout.toSeconds() + " s");
             }
         }
     }
@@ -139,10 +88,6 @@ final class IpcConnection implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try {
-            selector.close();
-        } finally {
-            channel.close();
-        }
+        transport.close();
     }
 }

