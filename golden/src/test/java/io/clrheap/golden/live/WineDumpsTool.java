@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.clrheap.capture.Capture;
+import io.clrheap.capture.MinidumpTrimmer;
 import io.clrheap.capture.SnapshotAgreement;
 import io.clrheap.capture.snapshot.GcHeapSnapshot;
 import io.clrheap.walker.source.minidump.Minidump;
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +18,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
 
 /**
  * Not a test of its own but a tool, off unless {@code CLRHEAP_WINE_DUMPS=DIR}: starts our program on every
@@ -24,7 +29,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * snapshot taken through its diagnostics named pipe right after the dump ({@link WineTestProcess#heapSnapshot}), the
  * files of a golden/real folder: {@code live-objects.txt} ({@code address size mt type}, addresses where the dump has
  * them), {@code roots.txt}, {@code refs.txt}, {@code gc-events.txt}, and {@code changed-objects.txt} when some listed
- * objects are not in the dump as listed (left out of the others, as {@code clrheap capture} does).
+ * objects are not in the dump as listed (left out of the others, as {@code clrheap capture} does). Last,
+ * {@code dump.dmp.xz}: the dump trimmed by {@link MinidumpTrimmer} (environment blanked) and compressed with xz's
+ * preset 9, what a golden/real Windows folder keeps.
  *
  * <pre>{@code
  * CLRHEAP_WINE_DUMPS=/tmp/windumps ./clrheap test -pl golden -am -Dtest=WineDumpsTool -Dsurefire.failIfNoSpecifiedTests=false
@@ -67,6 +74,11 @@ class WineDumpsTool {
                 System.err.println("clrheap: " + out + ": " + agreement.describe());
             } finally {
                 Files.deleteIfExists(trace);
+            }
+            // preset 9: its 64 MiB dictionary holds both copies the 8.0 loader makes of CoreLib, half the size of preset 6
+            try (OutputStream xz = new XZOutputStream(new BufferedOutputStream(Files.newOutputStream(out.resolve("dump.dmp.xz")), 1 << 20),
+                    new LZMA2Options(9))) {
+                System.err.println("clrheap: " + out + ": trimmed: " + MinidumpTrimmer.trim(dump, xz).describe());
             }
         }
     }
