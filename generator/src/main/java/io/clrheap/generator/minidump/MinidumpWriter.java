@@ -51,6 +51,7 @@ public final class MinidumpWriter {
 
     static final int SIGNATURE = 0x504d444d; // "MDMP"
     static final int VERSION = 0xa793;
+    // MINIDUMP_TYPE bits (Microsoft's minidumpapiset.h, _MINIDUMP_TYPE; dotnet-dump's Dumper.Windows.cs has the same values)
     /** MINIDUMP_TYPE MiniDumpWithDataSegs. */
     static final long WITH_DATA_SEGS = 0x1;
     /** MINIDUMP_TYPE MiniDumpWithFullMemory: every committed range of the process is in the dump. */
