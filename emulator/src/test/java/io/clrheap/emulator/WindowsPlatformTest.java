@@ -168,11 +168,61 @@ class WindowsPlatformTest {
 
         Map<String, Long> exports = peExports(m, base, exportRva);
         Map<String, Long> symbols = elfSymbols(linux.memory(), base);
-        assertThat(exports.keySet()).isEqualTo(symbols.keySet()).contains("g_dacTable");
+        // what the ELF module exports, and besides the real coreclr.dll's exports (mscorwks_ntdef.src; docs/reference/dump-formats.md section 3.9)
+        List<String> real = new ArrayList<>(List.of("CLRJitAttachState", "GetCLRRuntimeHost", "MetaDataGetDispenser", "coreclr_create_delegate",
+                "coreclr_execute_assembly", "coreclr_initialize", "coreclr_set_error_writer", "coreclr_shutdown", "coreclr_shutdown_2", "g_CLREngineMetrics"));
+        if (version != RuntimeVersion.NET8) {
+            real.add("DotNetRuntimeContractDescriptor");
+        }
+        assertThat(exports.keySet()).containsAll(symbols.keySet()).containsAll(real).contains("g_dacTable");
+        assertThat(exports).hasSize(new java.util.TreeSet<>(java.util.stream.Stream.concat(symbols.keySet().stream(), real.stream()).toList()).size());
+        for (var e : exports.entrySet()) {
+            long rva = e.getValue() - base;
+            boolean function = e.getKey().startsWith("coreclr_") || List.of("GetCLRRuntimeHost", "MetaDataGetDispenser").contains(e.getKey());
+            assertThat(sectionOf(m, sectionTable, sections, rva)).as("the section of %s", e.getKey()).isEqualTo(function ? ".text" : ".data");
+        }
+        // the ordinals the module definition file fixes (dbgshim finds g_CLREngineMetrics by ordinal 2), the base the lowest
+        long directory = base + exportRva;
+        assertThat(m.readU32(directory + 16)).as("ordinal base").isEqualTo(2);
+        assertThat(ordinalOf(m, base, directory, "g_CLREngineMetrics")).isEqualTo(2);
+        assertThat(ordinalOf(m, base, directory, "CLRJitAttachState")).isEqualTo(3);
+        assertThat(m.readInt(exports.get("g_CLREngineMetrics"))).as("cbSize").isEqualTo(16);
+        assertThat(m.readLong(m.readLong(exports.get("g_CLREngineMetrics") + 8))).as("*phContinueStartupEvent").isEqualTo(-1L);
+
+        // the debug directory (data directory 6): one CodeView entry, RSDS, coreclr.pdb, age 1
+        long debug = base + m.readU32(optional + 112 + 6 * 8);
+        assertThat(m.readU32(optional + 112 + 6 * 8 + 4)).as("debug directory size").isEqualTo(28);
+        assertThat(m.readU32(debug + 12)).as("IMAGE_DEBUG_TYPE_CODEVIEW").isEqualTo(2);
+        long cv = base + m.readU32(debug + 20);
+        assertThat(m.readU32(cv)).as("RSDS").isEqualTo(0x53445352L);
+        assertThat(m.readU32(cv + 20)).as("age").isEqualTo(1);
+        assertThat(m.readBytes(cv + 24, 12)).isEqualTo("coreclr.pdb\0".getBytes(StandardCharsets.US_ASCII));
+        assertThat(m.readU32(debug + 16)).as("SizeOfData").isEqualTo(24 + 12);
         assertThat(exports.containsKey("DotNetRuntimeContractDescriptor")).isEqualTo(version != RuntimeVersion.NET8);
         assertThat(exports.containsKey("DotNetRuntimeInfo")).isEqualTo(version != RuntimeVersion.NET9);
         // the same build: DotNetRuntimeInfo says it on both
         assertThat(m.readBytes(exports.get("DotNetRuntimeInfo"), 64)).isEqualTo(linux.memory().readBytes(symbols.get("DotNetRuntimeInfo"), 64));
+    }
+
+    /** The ordinal of an export: the ordinal base plus its ordinal table entry. */
+    private static long ordinalOf(Memory m, long base, long directory, String name) {
+        long namePointers = base + m.readU32(directory + 32);
+        for (int i = 0; i < m.readU32(directory + 24); i++) {
+            if (cString(m, base + m.readU32(namePointers + 4L * i)).equals(name)) {
+                return m.readU32(directory + 16) + m.readU16(base + m.readU32(directory + 36) + 2L * i);
+            }
+        }
+        throw new AssertionError(name + " is not exported");
+    }
+
+    private static String sectionOf(Memory m, long sectionTable, int sections, long rva) {
+        for (int i = 0; i < sections; i++) {
+            long s = sectionTable + 40L * i;
+            if (rva >= m.readU32(s + 12) && rva < m.readU32(s + 12) + m.readU32(s + 8)) {
+                return new String(m.readBytes(s, 8), StandardCharsets.US_ASCII).replace("\0", "");
+            }
+        }
+        return "none";
     }
 
     /** Name → address, through the export name pointer, ordinal and address tables. */

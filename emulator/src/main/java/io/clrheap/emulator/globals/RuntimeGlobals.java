@@ -164,6 +164,12 @@ public final class RuntimeGlobals {
         if (exportsRuntimeInfo) {
             module.export("DotNetRuntimeInfo", runtimeInfo, layout.type("DotNetRuntimeInfo").size().orElseThrow());
         }
+        if (module.platform() == io.clrheap.emulator.module.Platform.WINDOWS) {
+            // what the real coreclr.dll exports besides, and its PDB's CodeView record: after everything else, so that
+            // every variable above keeps the address it has in the Linux build
+            CoreclrDllExports.addTo(module, layout.version(), module.exportedNames());
+            module.codeView(io.clrheap.emulator.module.CodeViewRecord.forBuild("coreclr.pdb", fileVersion(build)));
+        }
         image = module.build();
         process.memory().reserve("runtime module " + image.path(), image.base(), image.end() - image.base());
         byte[] bytes = image.mappedBytes();

@@ -29,8 +29,11 @@ public final class ModuleImageBuilder {
     private static final int SYMBOL_SIZE = 24;
     private static final long PAGE = 0x1000;
 
-    /** An exported symbol: its name, address in the process and size in bytes (ELF {@code st_size}; PE exports have none). */
-    record Export(String name, long address, long size) {
+    /**
+     * An exported symbol: its name, address in the process and size in bytes (ELF {@code st_size}; PE exports have
+     * none), and the ordinal a PE module definition file fixes for it ({@code @2}), 0 where the linker chooses.
+     */
+    record Export(String name, long address, long size, int ordinal) {
     }
 
     private final String path;
@@ -40,8 +43,10 @@ public final class ModuleImageBuilder {
     private long dataNext = DATA;
     private long bssNext = BSS;
     private final List<Export> exports = new ArrayList<>();
-    /** Initialized data: bytes the image holds in .data from the start, in the file as in memory, by link address. */
+    /** Initialized data and code: bytes the image holds in .data or .text from the start, in the file as in memory, by link address. */
     private final java.util.Map<Long, byte[]> initialized = new java.util.LinkedHashMap<>();
+    /** The CodeView record of a PE image's debug directory, where one is given. */
+    private CodeViewRecord codeView;
 
     /** An ELF shared object ({@code libcoreclr.so}) at {@code base}. */
     public ModuleImageBuilder(String path, long base) {
@@ -85,11 +90,52 @@ public final class ModuleImageBuilder {
         return at;
     }
 
+    /**
+     * Reserves room for {@code bytes} in .text and puts them there: code the image holds from the start (a function's
+     * body).
+     */
+    public long initializedText(byte[] bytes, int alignment) {
+        long at = reserveText(bytes.length, alignment);
+        initialized.put(at - base, bytes.clone());
+        return at;
+    }
+
+    /** Whether this is an ELF shared object (Linux) or a PE32+ image (Windows). */
+    public Platform platform() {
+        return platform;
+    }
+
+    /**
+     * The CodeView record the PE image's debug directory holds (IMAGE_DEBUG_TYPE_CODEVIEW): the PDB a debugger or a
+     * symbol server matches the image with. Windows only; an ELF image has its GNU build id instead.
+     */
+    public ModuleImageBuilder codeView(CodeViewRecord record) {
+        if (platform != Platform.WINDOWS) {
+            throw new IllegalStateException("a CodeView record belongs to a PE image, and " + path + " is " + platform);
+        }
+        this.codeView = java.util.Objects.requireNonNull(record, "record");
+        return this;
+    }
+
     public long reserveBss(long size, int alignment) {
         return reserve(".bss", bssNext, 0, size, alignment, v -> bssNext = v);
     }
 
     public ModuleImageBuilder export(String name, long address, long size) {
+        return export(name, address, size, 0);
+    }
+
+    /**
+     * Exports {@code name} with the ordinal a PE module definition file fixes for it ({@code g_CLREngineMetrics @2}),
+     * or 0 for one the linker chooses. ELF symbols have no ordinals: there it is ignored.
+     */
+    public ModuleImageBuilder export(String name, long address, long size, int ordinal) {
+        if (ordinal < 0 || ordinal > 0xffff) {
+            throw new IllegalArgumentException("an export ordinal is 1..65535 (0: the linker's choice), not " + ordinal);
+        }
+        if (ordinal != 0 && exports.stream().anyMatch(e -> e.ordinal() == ordinal)) {
+            throw new IllegalArgumentException("ordinal " + ordinal + " is exported twice");
+        }
         if (exports.size() >= MAX_SYMBOLS) {
             throw new IllegalArgumentException("more than " + MAX_SYMBOLS + " exported symbols");
         }
@@ -99,8 +145,15 @@ public final class ModuleImageBuilder {
         if (Long.compareUnsigned(address - base, bssNext) >= 0) {
             throw new IllegalArgumentException(String.format("%s at 0x%x is outside the module [0x%x, 0x%x)", name, address, base, base + bssNext));
         }
-        exports.add(new Export(name, address, size));
+        exports.add(new Export(name, address, size, ordinal));
         return this;
+    }
+
+    /** The names exported so far. */
+    public java.util.Set<String> exportedNames() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        exports.forEach(e -> names.add(e.name()));
+        return java.util.Collections.unmodifiableSet(names);
     }
 
     static long gnuHash(String name) {
@@ -219,7 +272,7 @@ public final class ModuleImageBuilder {
         String fileName = path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
         int timeDateStamp = PeHeaders.timeDateStamp(path);
         ByteBuffer image = ByteBuffer.allocate((int) BSS).order(ByteOrder.LITTLE_ENDIAN);
-        PeHeaders.write(image, fileName, base, timeDateStamp, TEXT, DATA, BSS, bssEnd, exports);
+        PeHeaders.write(image, fileName, base, timeDateStamp, TEXT, DATA, BSS, bssEnd, exports, java.util.Optional.ofNullable(codeView));
         putInitialized(image);
         byte[] bytes = image.array();
         return new ModuleImage(path, base, base + bssEnd, bytes, bytes.clone(), Platform.WINDOWS, timeDateStamp);

@@ -10,9 +10,11 @@ import java.util.zip.CRC32;
 /**
  * The header part of a PE32+ image for x64 ({@code coreclr.dll}): the DOS header with {@code e_lfanew}, the
  * {@code PE\0\0} signature, the COFF file header, the PE32+ optional header with its data directories, the section
- * table, and an export directory in a read-only {@code .rdata} section. Facts: the Microsoft "PE Format"
- * specification (learn.microsoft.com/windows/win32/debug/pe-format) — header fields and sizes, section flags, the
- * export directory table, export address, name pointer and ordinal tables.
+ * table, and in a read-only {@code .rdata} section the export directory and the debug directory with its CodeView
+ * record. Facts: the Microsoft "PE Format" specification (learn.microsoft.com/windows/win32/debug/pe-format) — header
+ * fields and sizes, section flags, the export directory table, export address, name pointer and ordinal tables, the
+ * debug directory (28 bytes an entry; IMAGE_DIRECTORY_ENTRY_DEBUG is data directory 6, IMAGE_DEBUG_TYPE_CODEVIEW 2;
+ * sizes checked with mingw-w64's winnt.h, docs/reference/dump-formats.md section 3.9).
  *
  * <p>Sections, at the RVAs the ELF layout of {@link ModuleImageBuilder} uses, so that every variable has the same
  * address on both platforms: {@code .rdata} [0x1000, .text), {@code .text} [.text, .data), {@code .data}
@@ -33,6 +35,14 @@ final class PeHeaders {
     static final long RDATA = 0x1000;
     private static final int SECTION_HEADER_SIZE = 40;
     private static final int EXPORT_DIRECTORY_SIZE = 40;
+    /** IMAGE_DEBUG_DIRECTORY: Characteristics, TimeDateStamp, Major/MinorVersion, Type, SizeOfData, AddressOfRawData, PointerToRawData. */
+    static final int DEBUG_DIRECTORY_SIZE = 28;
+    static final int DEBUG_TYPE_CODEVIEW = 2;
+    /**
+     * The export directory's TimeDateStamp: 0xFFFFFFFF in the export directories of the Microsoft-built .NET 8.0.30 and
+     * 10.0.9 hosts measured (docs/reference/dump-formats.md section 3.9), not the file header's stamp.
+     */
+    static final int EXPORT_TIME_DATE_STAMP = 0xffff_ffff;
     private static final long ALIGNMENT = 0x1000;
 
     // section characteristics (PE Format, "Section Flags")
@@ -56,17 +66,23 @@ final class PeHeaders {
     }
 
     /**
-     * Writes the headers and the export directory into {@code image} (little endian, zero-filled, at least
-     * {@code bss} bytes).
+     * Writes the headers, the export directory and, where a CodeView record is given, the debug directory into
+     * {@code image} (little endian, zero-filled, at least {@code bss} bytes).
      *
-     * @param text    RVA of .text; .rdata must end before it
-     * @param data    RVA of .data
-     * @param bss     RVA where .data's file bytes end
-     * @param bssEnd  RVA where .bss ends, page aligned: SizeOfImage
+     * @param text     RVA of .text; .rdata must end before it
+     * @param data     RVA of .data
+     * @param bss      RVA where .data's file bytes end
+     * @param bssEnd   RVA where .bss ends, page aligned: SizeOfImage
+     * @param codeView the record the debug directory points at, or none (no debug directory)
      */
     static void write(ByteBuffer image, String fileName, long base, int timeDateStamp, long text, long data, long bss, long bssEnd,
-                      List<ModuleImageBuilder.Export> exports) {
-        long exportSize = writeExports(image, fileName, base, timeDateStamp, text, exports);
+                      List<ModuleImageBuilder.Export> exports, java.util.Optional<CodeViewRecord> codeView) {
+        long exportEnd = RDATA + writeExports(image, fileName, base, text, exports);
+        long exportSize = exportEnd - RDATA;
+        long debugDirectory = (exportEnd + 3) & -4L;
+        if (codeView.isPresent()) {
+            writeDebugDirectory(image, debugDirectory, timeDateStamp, codeView.get(), text, fileName);
+        }
 
         // DOS header: "MZ", e_lfanew at 0x3c; the fields between are those of any linker's DOS header
         image.position(0);
@@ -109,8 +125,12 @@ final class PeHeaders {
         image.putLong(0x10_0000).putLong(0x1000).putLong(0x10_0000).putLong(0x1000); // stack and heap reserve/commit
         image.putInt(0);                                // LoaderFlags
         image.putInt(16);                               // NumberOfRvaAndSizes
-        image.putInt((int) RDATA).putInt((int) exportSize); // [0] export table; the other 15 stay empty
-        image.position(image.position() + 15 * 8);
+        int directories = image.position();
+        image.putInt(directories, (int) RDATA).putInt(directories + 4, (int) exportSize); // [0] export table
+        if (codeView.isPresent()) {                     // [6] debug directory; the others stay empty
+            image.putInt(directories + 6 * 8, (int) debugDirectory).putInt(directories + 6 * 8 + 4, DEBUG_DIRECTORY_SIZE);
+        }
+        image.position(directories + 16 * 8);
 
         // the section table
         section(image, ".rdata", rdataSize, RDATA, rdataSize, INITIALIZED_DATA | MEM_READ);
@@ -130,21 +150,31 @@ final class PeHeaders {
     }
 
     /**
-     * The export directory at {@link #RDATA}: the directory table, the export address table, the name pointer
-     * table (sorted by name, byte order, as the loader's binary search needs), the ordinal table, the DLL's name and
-     * the export names. Ordinal base 1; export i of the sorted list has ordinal index i.
+     * The export directory at {@link #RDATA}: the directory table, the export address table, the name pointer table
+     * (sorted by name, byte order, as the loader's binary search needs), the ordinal table, the DLL's name and the
+     * export names. Ordinals as Microsoft's linker gives them (measured on the .NET 8.0.30 and 10.0.9 hosts'
+     * directories, docs/reference/dump-formats.md section 3.9): the ones the module definition file fixes
+     * ({@code g_CLREngineMetrics @2}), then the others in name order after the highest fixed one; the ordinal base is
+     * the lowest ordinal; an ordinal nothing has gets a 0 address.
      *
      * @return the bytes of export data (the export data directory's size)
      */
-    private static long writeExports(ByteBuffer image, String fileName, long base, int timeDateStamp, long limit,
-                                     List<ModuleImageBuilder.Export> exports) {
+    private static long writeExports(ByteBuffer image, String fileName, long base, long limit, List<ModuleImageBuilder.Export> exports) {
         List<ModuleImageBuilder.Export> sorted = new ArrayList<>(exports);
         sorted.sort((a, b) -> Arrays.compare(ascii(a.name()), ascii(b.name())));
         int n = sorted.size();
+        int highestFixed = sorted.stream().mapToInt(ModuleImageBuilder.Export::ordinal).max().orElse(0);
+        int[] ordinals = new int[n];
+        int next = highestFixed + 1;
+        for (int i = 0; i < n; i++) {
+            ordinals[i] = sorted.get(i).ordinal() != 0 ? sorted.get(i).ordinal() : next++;
+        }
+        int ordinalBase = n == 0 ? 1 : Arrays.stream(ordinals).min().orElseThrow();
+        int functionCount = n == 0 ? 0 : Arrays.stream(ordinals).max().orElseThrow() - ordinalBase + 1;
         long functions = RDATA + EXPORT_DIRECTORY_SIZE;
-        long names = functions + 4L * n;
-        long ordinals = names + 4L * n;
-        long strings = ordinals + 2L * n;
+        long names = functions + 4L * functionCount;
+        long ordinalTable = names + 4L * n;
+        long strings = ordinalTable + 2L * n;
         long at = strings;
         long dllName = at;
         at += fileName.length() + 1;
@@ -159,20 +189,41 @@ final class PeHeaders {
         }
         image.position((int) RDATA);
         image.putInt(0);                                // Characteristics
-        image.putInt(timeDateStamp);
+        image.putInt(EXPORT_TIME_DATE_STAMP);
         image.putShort((short) 0).putShort((short) 0);  // version
         image.putInt((int) dllName);
-        image.putInt(1);                                // ordinal base
-        image.putInt(n).putInt(n);                      // NumberOfFunctions, NumberOfNames
-        image.putInt((int) functions).putInt((int) names).putInt((int) ordinals);
+        image.putInt(ordinalBase);
+        image.putInt(functionCount).putInt(n);          // NumberOfFunctions, NumberOfNames
+        image.putInt((int) functions).putInt((int) names).putInt((int) ordinalTable);
         for (int i = 0; i < n; i++) {
-            image.putInt((int) functions + 4 * i, (int) (sorted.get(i).address() - base));
+            image.putInt((int) functions + 4 * (ordinals[i] - ordinalBase), (int) (sorted.get(i).address() - base));
             image.putInt((int) names + 4 * i, (int) nameRvas[i]);
-            image.putShort((int) ordinals + 2 * i, (short) i);
+            image.putShort((int) ordinalTable + 2 * i, (short) (ordinals[i] - ordinalBase)); // an index into the address table
             image.put((int) nameRvas[i], ascii(sorted.get(i).name()), 0, ascii(sorted.get(i).name()).length);
         }
         image.put((int) dllName, ascii(fileName), 0, fileName.length());
         return at - RDATA;
+    }
+
+    /**
+     * One IMAGE_DEBUG_DIRECTORY entry of type CODEVIEW at {@code at}, its record right after it: AddressOfRawData is the
+     * record's RVA and PointerToRawData its file offset, the same number here (file offset = RVA).
+     */
+    private static void writeDebugDirectory(ByteBuffer image, long at, int timeDateStamp, CodeViewRecord codeView, long limit, String fileName) {
+        byte[] record = codeView.bytes();
+        long recordAt = at + DEBUG_DIRECTORY_SIZE;
+        if (recordAt + record.length > limit) {
+            throw new IllegalStateException(String.format("the debug directory of %s does not fit in .rdata below 0x%x", fileName, limit));
+        }
+        image.position((int) at);
+        image.putInt(0);                                // Characteristics
+        image.putInt(timeDateStamp);                    // the image's, as the linker writes it
+        image.putShort((short) 0).putShort((short) 0);  // Major/MinorVersion
+        image.putInt(DEBUG_TYPE_CODEVIEW);
+        image.putInt(record.length);                    // SizeOfData
+        image.putInt((int) recordAt);                   // AddressOfRawData
+        image.putInt((int) recordAt);                   // PointerToRawData
+        image.put(record);
     }
 
     private static byte[] ascii(String s) {

@@ -4,8 +4,6 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.module.EmulatedModule;
-import io.clrheap.emulator.space.Reservation;
-import io.clrheap.memory.MemoryRange;
 import io.clrheap.walker.source.TypeNameSidecar;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,42 +14,64 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
- * Writes an emulated Windows process as a minidump, the file Windows debuggers, lldb and ClrMD open. Facts: the
- * structure sizes and offsets of docs/reference/dump-formats.md section 3 (from mingw-w64's dbghelp.h and LLVM's Minidump.h) and
- * the minimal stream set of its section 3.6.
+ * Writes an emulated Windows process as a minidump, the file Windows debuggers, lldb and ClrMD open, with the streams
+ * real Windows dbghelp writes for the full dump .NET's tools take (dotnet-dump collect --type Full and createdump
+ * --full on Windows call MiniDumpWriteDump with MiniDumpWithFullMemory | WithDataSegs | WithHandleData |
+ * WithUnloadedModules | WithFullMemoryInfo | WithThreadInfo | WithTokenInformation: dotnet/diagnostics
+ * src/Tools/dotnet-dump/Dumper.Windows.cs, dotnet/runtime src/coreclr/debug/createdump/createdumpmain.cpp
+ * GetMiniDumpType). Facts: the structure sizes and offsets of docs/reference/dump-formats.md section 3 (Microsoft's
+ * minidumpapiset.h, mingw-w64's dbghelp.h, LLVM's Minidump.h), each stream's class citing its own; what real Windows
+ * writes and Wine's dbghelp does not, section 3.10.
  *
- * <p>The file, in order: MINIDUMP_HEADER ({@code MDMP}, version 0xA793, flags MiniDumpWithFullMemory); the stream
- * directory; SystemInfoStream (AMD64, Windows 10.0.19045, an empty CSD version string); ThreadListStream (one
- * thread per runtime thread of the ground truth, with its AMD64 CONTEXT, a TEB and a small stack: see
- * {@link ThreadStack}); ModuleListStream ({@code coreclr.dll} at its base with SizeOfImage, TimeDateStamp, file
- * version and full path); MiscInfoStream (the process id); the type-name stream (a user stream of type
- * 0x636C7268, {@code 'clrh'}: UTF-8 lines {@code 0x<MethodTable, lowercase hex> <type name>\n}, sorted by
- * MethodTable, the form {@code io.clrheap.walker.report.TypeNames.load} reads); Memory64ListStream; and last, the
- * memory's bytes from the list's 64-bit BaseRva on, range after range in address order.
+ * <p>The stream directory, in the order real dbghelp lists the streams (section 3.10): ThreadListStream (one thread per
+ * runtime thread of the ground truth, with its AMD64 CONTEXT, a TEB and a small stack: {@link ThreadStack});
+ * ThreadInfoListStream ({@link ThreadInfoList}); ModuleListStream ({@code coreclr.dll} at its base with SizeOfImage,
+ * TimeDateStamp, the build's file version in VS_FIXEDFILEINFO, its full path and the CodeView record of its PE debug
+ * directory); UnloadedModuleListStream (none: {@link UnloadedModuleList}); Memory64ListStream; MemoryInfoListStream
+ * (every region of the address space: {@link VirtualMemoryMap}, {@link MemoryInfoList}); SystemInfoStream (AMD64,
+ * Windows 10.0.19045, an empty CSD version string); MiscInfoStream (MINIDUMP_MISC_INFO_5: {@link MiscInfo});
+ * HandleDataStream (no handles: {@link HandleDataStream}); and clrheap's type-name stream (a user stream of type
+ * 0x636C7268, {@code 'clrh'}: UTF-8 lines {@code 0x<MethodTable, lowercase hex> <type name>\n}, sorted by MethodTable, the
+ * form {@code io.clrheap.walker.report.TypeNames.load} reads). The header's Flags are the MINIDUMP_TYPE those tools pass
+ * but WithTokenInformation: the TokenStream's contents are not documented, so clrheap writes none and does not claim
+ * one. In the file, SystemInfo and MiscInfo come first after the directory, as in dbghelp's dumps; last come the
+ * memory's bytes, from the Memory64List's 64-bit BaseRva on, range after range in address order.
  *
- * <p>The memory is every range the process wrote ({@code touchedRanges()}) and the threads' TEBs and stacks. It is
- * streamed from the process memory through a FileChannel a megabyte at a time, never whole on the Java heap, so a
- * dump may exceed 4 GiB (only the memory comes after the 32-bit RVAs' reach). The same process gives the same bytes:
- * nothing comes from the clock (the header's TimeDateStamp is the module's) or from hash order.
+ * <p>The memory is every committed region of the address space: the ranges the process wrote (a private allocation
+ * is committed where it was written, reserved elsewhere), its PE images whole (coreclr.dll and the assemblies'), and
+ * the threads' TEBs and stacks. It is streamed from the process memory through a FileChannel a megabyte at a time,
+ * never whole on the Java heap, so a dump may exceed 4 GiB (only the memory comes after the 32-bit RVAs' reach). The
+ * same process gives the same bytes: nothing comes from the clock (the header's TimeDateStamp is the module's, and
+ * stands for the process's and its threads' creation time too) or from hash order.
  */
 public final class MinidumpWriter {
 
     static final int SIGNATURE = 0x504d444d; // "MDMP"
     static final int VERSION = 0xa793;
+    // MINIDUMP_TYPE bits (Microsoft's minidumpapiset.h, _MINIDUMP_TYPE; dotnet-dump's Dumper.Windows.cs has the same values)
+    /** MINIDUMP_TYPE MiniDumpWithDataSegs. */
+    static final long WITH_DATA_SEGS = 0x1;
     /** MINIDUMP_TYPE MiniDumpWithFullMemory: every committed range of the process is in the dump. */
     static final long WITH_FULL_MEMORY = 0x2;
+    static final long WITH_HANDLE_DATA = 0x4;
+    static final long WITH_UNLOADED_MODULES = 0x20;
+    static final long WITH_FULL_MEMORY_INFO = 0x800;
+    static final long WITH_THREAD_INFO = 0x1000;
+    /** The header's Flags: dotnet-dump's and createdump's full dump but WithTokenInformation (0x40000). */
+    static final long FLAGS = WITH_FULL_MEMORY | WITH_DATA_SEGS | WITH_HANDLE_DATA | WITH_UNLOADED_MODULES | WITH_FULL_MEMORY_INFO
+            | WITH_THREAD_INFO;
     static final int HEADER_SIZE = 32;
     static final int DIRECTORY_ENTRY_SIZE = 12;
     static final int SYSTEM_INFO_SIZE = 56;
     static final int THREAD_SIZE = 48;
     static final int MODULE_SIZE = 108;
-    static final int MISC_INFO_SIZE = 24;
     static final int MEMORY64_DESCRIPTOR_SIZE = 16;
-    private static final int STREAMS = 6;
+    /** Seconds from 1601-01-01 (FILETIME's epoch) to 1970-01-01 (time_t's). */
+    static final long FILETIME_EPOCH_SECONDS = 11_644_473_600L;
+    private static final int STREAMS = 10;
     private static final int COPY_BUFFER = 1 << 20;
     /** The highest file offset a 32-bit RVA reaches: everything but the memory's bytes must end below it. */
     private static final long RVA_LIMIT = 0xffff_ffffL;
@@ -99,20 +119,28 @@ public final class MinidumpWriter {
         private final EmulatedRuntime process;
         private final EmulatedModule module;
         private final List<ThreadStack> stacks;
+        private final List<MemoryRegion> regions;
         private final List<MemoryRun> memory;
         private final long processId;
+        private final long createTime;
         private final byte[] typeNames;
         private final byte[] moduleName;
+        private final byte[] codeView;
 
         // file offsets
         private final long directory = HEADER_SIZE;
         private final long systemInfo;
         private final long csdVersion;
+        private final long miscInfo;
         private final long threadList;
         private final long contexts;
+        private final long threadInfoList;
         private final long moduleList;
         private final long moduleNameAt;
-        private final long miscInfo;
+        private final long codeViewAt;
+        private final long unloadedModules;
+        private final long handleData;
+        private final long memoryInfoList;
         private final long typeNamesAt;
         private final long memory64;
         private final long memoryBytes;
@@ -123,20 +151,28 @@ public final class MinidumpWriter {
             List<GroundTruth.ThreadInfo> threads = process.groundTruth().threads();
             // Linux has pid = the main thread's id; the emulated process keeps that number on Windows too
             this.processId = threads.isEmpty() ? 1 : threads.getFirst().osId();
+            this.createTime = Integer.toUnsignedLong(module.timeDateStamp());
             this.stacks = ThreadStack.plan(threads);
-            this.memory = memory(process, stacks, processId);
+            this.regions = VirtualMemoryMap.of(process, stacks);
+            this.memory = memory(regions, stacks, processId);
             this.typeNames = TypeNameSidecar.format(process.typeNames());
             this.moduleName = minidumpString(module.path());
+            this.codeView = ImageCodeView.of(process.memory(), module.base()).orElse(new byte[0]);
 
             long at = directory + (long) STREAMS * DIRECTORY_ENTRY_SIZE;
             systemInfo = align(at, 8);
             csdVersion = systemInfo + SYSTEM_INFO_SIZE;
-            threadList = align(csdVersion + minidumpString("").length, 8);
+            miscInfo = align(csdVersion + minidumpString("").length, 8);
+            threadList = align(miscInfo + MiscInfo.SIZE, 8);
             contexts = align(threadList + 4 + (long) THREAD_SIZE * stacks.size(), 16);
-            moduleList = align(contexts + (long) AmdContext.SIZE * stacks.size(), 8);
+            threadInfoList = align(contexts + (long) AmdContext.SIZE * stacks.size(), 8);
+            moduleList = align(threadInfoList + ThreadInfoList.size(stacks.size()), 8);
             moduleNameAt = align(moduleList + 4 + MODULE_SIZE, 4);
-            miscInfo = align(moduleNameAt + moduleName.length, 8);
-            typeNamesAt = align(miscInfo + MISC_INFO_SIZE, 8);
+            codeViewAt = align(moduleNameAt + moduleName.length, 4);
+            unloadedModules = align(codeViewAt + codeView.length, 8);
+            handleData = align(unloadedModules + UnloadedModuleList.HEADER_SIZE, 8);
+            memoryInfoList = align(handleData + HandleDataStream.HEADER_SIZE, 8);
+            typeNamesAt = align(memoryInfoList + MemoryInfoList.size(regions.size()), 8);
             memory64 = align(typeNamesAt + typeNames.length, 8);
             memoryBytes = align(memory64 + 16 + (long) MEMORY64_DESCRIPTOR_SIZE * memory.size(), 16);
             if (memoryBytes > Integer.MAX_VALUE) {
@@ -145,27 +181,28 @@ public final class MinidumpWriter {
             }
         }
 
-        /** The process's written ranges and the threads' TEBs and stacks, in address order, none overlapping. */
-        private static List<MemoryRun> memory(EmulatedRuntime process, List<ThreadStack> stacks, long processId) {
+        /**
+         * The dump's memory: every committed region, in address order; a thread's TEB and stack with the bytes the
+         * writer makes for them, everything else read from the process as it is written.
+         */
+        private static List<MemoryRun> memory(List<MemoryRegion> regions, List<ThreadStack> stacks, long processId) {
             List<MemoryRun> runs = new ArrayList<>();
-            for (MemoryRange r : process.memory().touchedRanges()) {
-                runs.add(new MemoryRun(r.start(), r.length(), null));
-            }
-            for (ThreadStack s : stacks) {
-                for (Reservation r : process.memory().reservations()) {
-                    if (Long.compareUnsigned(s.teb(), r.end()) < 0 && Long.compareUnsigned(r.start(), s.stackTop()) < 0) {
-                        throw new IllegalStateException(String.format("the stack area of thread %d [0x%x, 0x%x) overlaps the process's %s",
-                                s.threadId(), s.teb(), s.stackTop(), r.name()));
+            for (MemoryRegion r : regions) {
+                if (!r.committed()) {
+                    continue;
+                }
+                byte[] bytes = null;
+                for (ThreadStack s : stacks) {
+                    if (r.start() == s.teb() && r.size() == ThreadStack.TEB_SIZE) {
+                        bytes = s.tebBytes(processId);
+                    } else if (r.start() == s.stackBase() && r.end() == s.stackTop()) {
+                        bytes = new byte[(int) s.stackSize()];
                     }
                 }
-                runs.add(new MemoryRun(s.teb(), ThreadStack.TEB_SIZE, s.tebBytes(processId)));
-                runs.add(new MemoryRun(s.stackBase(), s.stackSize(), new byte[(int) s.stackSize()]));
+                runs.add(new MemoryRun(r.start(), r.size(), bytes));
             }
-            runs.sort(Comparator.comparing(MemoryRun::start, Long::compareUnsigned));
             return List.copyOf(runs);
         }
-
-        /** {@code 0x<mt> <name>\n} per MethodTable, by MethodTable (unsigned). */
 
         /** MINIDUMP_STRING: the length in bytes (without the terminator), UTF-16LE characters, a NUL character. */
         private static byte[] minidumpString(String s) {
@@ -180,9 +217,13 @@ public final class MinidumpWriter {
             header(head);
             directory(head);
             systemInfo(head);
+            head.put((int) miscInfo, MiscInfo.bytes(processId, createTime));
             threads(head);
+            head.put((int) threadInfoList, ThreadInfoList.bytes(stacks, fileTime(createTime), codeAddress(), affinity()));
             modules(head);
-            miscInfo(head);
+            head.put((int) unloadedModules, UnloadedModuleList.bytes());
+            head.put((int) handleData, HandleDataStream.bytes());
+            head.put((int) memoryInfoList, MemoryInfoList.bytes(regions));
             head.put((int) typeNamesAt, typeNames);
             memoryList(head);
             head.position(0);
@@ -197,17 +238,22 @@ public final class MinidumpWriter {
             b.putInt(12, (int) directory);
             b.putInt(16, 0);                     // CheckSum: none
             b.putInt(20, module.timeDateStamp()); // no clock: the module's stamp stands for the dump's time
-            b.putLong(24, WITH_FULL_MEMORY);
+            b.putLong(24, FLAGS);
         }
 
+        /** The directory, in the order real dbghelp lists the streams (docs/reference/dump-formats.md section 3.10). */
         private void directory(ByteBuffer b) {
             long[][] entries = {
-                {StreamType.SYSTEM_INFO, SYSTEM_INFO_SIZE, systemInfo},
                 {StreamType.THREAD_LIST, 4 + (long) THREAD_SIZE * stacks.size(), threadList},
+                {StreamType.THREAD_INFO_LIST, ThreadInfoList.size(stacks.size()), threadInfoList},
                 {StreamType.MODULE_LIST, 4 + MODULE_SIZE, moduleList},
-                {StreamType.MISC_INFO, MISC_INFO_SIZE, miscInfo},
-                {StreamType.TYPE_NAMES, typeNames.length, typeNamesAt},
+                {StreamType.UNLOADED_MODULE_LIST, UnloadedModuleList.HEADER_SIZE, unloadedModules},
                 {StreamType.MEMORY64_LIST, 16 + (long) MEMORY64_DESCRIPTOR_SIZE * memory.size(), memory64},
+                {StreamType.MEMORY_INFO_LIST, MemoryInfoList.size(regions.size()), memoryInfoList},
+                {StreamType.SYSTEM_INFO, SYSTEM_INFO_SIZE, systemInfo},
+                {StreamType.MISC_INFO, MiscInfo.SIZE, miscInfo},
+                {StreamType.HANDLE_DATA, HandleDataStream.HEADER_SIZE, handleData},
+                {StreamType.TYPE_NAMES, typeNames.length, typeNamesAt},
             };
             for (int i = 0; i < entries.length; i++) {
                 long at = directory + (long) DIRECTORY_ENTRY_SIZE * i;
@@ -217,13 +263,28 @@ public final class MinidumpWriter {
             }
         }
 
+        /** The number of processors SystemInfo names: a heap per processor under server GC. */
+        private int processors() {
+            return Math.min(255, Math.max(1, process.scenario().heaps()));
+        }
+
+        /** Every processor: the threads' affinity mask. */
+        private long affinity() {
+            return processors() >= 64 ? -1L : (1L << processors()) - 1;
+        }
+
+        /** A time_t as a FILETIME: 100-ns intervals since 1601-01-01. */
+        private static long fileTime(long seconds) {
+            return (seconds + FILETIME_EPOCH_SECONDS) * 10_000_000L;
+        }
+
         /** MINIDUMP_SYSTEM_INFO of an x64 Windows 10 22H2 workstation, and its empty CSD version string. */
         private void systemInfo(ByteBuffer b) {
             int at = (int) systemInfo;
             b.putShort(at, (short) 9);           // PROCESSOR_ARCHITECTURE_AMD64
             b.putShort(at + 2, (short) 6);       // ProcessorLevel
             b.putShort(at + 4, (short) 0x9e0a);  // ProcessorRevision
-            b.put(at + 6, (byte) Math.min(255, Math.max(1, process.scenario().heaps()))); // server GC: a heap per processor
+            b.put(at + 6, (byte) processors());
             b.put(at + 7, (byte) 1);             // VER_NT_WORKSTATION
             b.putInt(at + 8, 10);                // MajorVersion
             b.putInt(at + 12, 0);                // MinorVersion
@@ -281,7 +342,12 @@ public final class MinidumpWriter {
             throw new IllegalStateException(String.format("0x%x is not in the dump's memory", address));
         }
 
-        /** MINIDUMP_MODULE for the runtime module, with its VS_FIXEDFILEINFO, and its name. */
+        /**
+         * MINIDUMP_MODULE for the runtime module (108 bytes, packed: BaseOfImage @0, SizeOfImage @8, CheckSum @12,
+         * TimeDateStamp @16, ModuleNameRva @20, VS_FIXEDFILEINFO @24 (52 bytes), CvRecord @76, MiscRecord @84,
+         * Reserved0/1 @92), with its name and its CodeView record: the RSDS record of the image's debug directory, copied
+         * as dbghelp copies it, by which ClrMD and dotnet-symbol name the runtime's PDB.
+         */
         private void modules(ByteBuffer b) {
             int at = (int) moduleList;
             b.putInt(at, 1);
@@ -302,16 +368,12 @@ public final class MinidumpWriter {
             b.putInt(info + 28, 0);              // dwFileFlags: a release build
             b.putInt(info + 32, 0x0004_0004);    // VOS_NT_WINDOWS32
             b.putInt(info + 36, 2);              // VFT_DLL
-            // dwFileSubtype, dwFileDate: 0; CvRecord, MiscRecord: none; Reserved0, Reserved1: 0
+            // dwFileSubtype, dwFileDate: 0
+            b.putInt(at + 76, codeView.length);  // CvRecord: MINIDUMP_LOCATION_DESCRIPTOR (DataSize, Rva)
+            b.putInt(at + 80, codeView.length == 0 ? 0 : (int) codeViewAt);
+            // MiscRecord: none (the IMAGE_DEBUG_MISC record of old images); Reserved0, Reserved1: 0
             b.put((int) moduleNameAt, moduleName);
-        }
-
-        /** MINIDUMP_MISC_INFO with the process id (MISC1_PROCESS_ID); no times. */
-        private void miscInfo(ByteBuffer b) {
-            int at = (int) miscInfo;
-            b.putInt(at, MISC_INFO_SIZE);
-            b.putInt(at + 4, 1);
-            b.putInt(at + 8, (int) processId);
+            b.put((int) codeViewAt, codeView);
         }
 
         /** MINIDUMP_MEMORY64_LIST: count, BaseRva, then (start, size) per range in the order the bytes follow. */
