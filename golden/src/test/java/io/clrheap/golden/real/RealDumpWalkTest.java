@@ -102,7 +102,7 @@ class RealDumpWalkTest {
     }
 
     /** GC.GetGeneration: 0, 1, 2 (LOH and POH objects are generation 2), int.MaxValue for frozen objects. */
-    private static long generationOf(Region region) {
+    static long generationOf(Region region) {
         return switch (region.kind()) {
             case GEN0 -> 0;
             case GEN1 -> 1;
