@@ -3,6 +3,8 @@ package io.clrheap.cli;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.graph.HeapGraph;
 import io.clrheap.walker.graph.ObjectGraph;
+import io.clrheap.walker.graph.GcRoots;
+import io.clrheap.walker.graph.RootKind;
 import io.clrheap.walker.graph.RootPath;
 import io.clrheap.walker.report.TypeNames;
 import java.io.PrintWriter;
@@ -15,18 +17,27 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Option;
 
-/** {@code clrheap gcroot}: what keeps an object alive, as SOS's gcroot prints it. */
+/**
+ * {@code clrheap gcroot}: what keeps an object alive, laid out as SOS's gcroot prints it (dotnet/diagnostics
+ * GCRootCommand.cs: "HandleTable:" and "Finalizer Queue:" headings, a root line, the chain as {@code -> address type}
+ * rows, "Found N unique roots."). Only roots that keep an object alive are counted (GcRoots); weak handles and
+ * objects registered for finalization that reach it are said apart, and listed with --all.
+ */
 @Command(
         name = "gcroot",
         mixinStandardHelpOptions = true,
-        description = {"Show what keeps an object alive: every root that reaches it, shortest path first.",
-            "Each path is the chain of references from the root (object, type, and the field offset",
-            "each step is read from). Roots are the dump's GC handles (by kind) and its finalization queues; stack and",
-            "register roots need the threads' stacks unwound and are not searched."},
+        description = {"Show what keeps an object alive: every root that reaches it, shortest path first, as SOS's gcroot.",
+            "A root is what the GC counts as one: a strong, pinned, async-pinned, ref-counted or sized-ref handle, the",
+            "f-reachable finalization queue, and a dependent handle's secondary through its primary (marked",
+            "'dependent handle'). Weak handles and objects registered for finalization keep nothing alive: they are",
+            "not counted, and --all lists those that reach the object. Each row of a path is an object and its type,",
+            "with the field of the previous object it was reached through. Stack and register roots need the threads'",
+            "stacks unwound and are not searched."},
         footer = {
             "",
             "Examples:",
             "  ./clrheap gcroot golden/real/net8-svr/core.xz 0x7f929d409790",
+            "  ./clrheap gcroot --all golden/real/net8-svr/core.xz 0x7f929d40c170",
             "  ./clrheap gcroot --emulate object-graph 0x7e2000000028",
             "",
             "Exit codes: 0 success (also when no root reaches the object: it says so); 1 ADDR is no",
@@ -45,6 +56,9 @@ final class GcRootCommand implements Callable<Integer> {
 
     @Option(names = "--max", paramLabel = "N", description = "At most N paths (default: 20).")
     int max = 20;
+
+    @Option(names = "--all", description = "Also list the weak handles and finalization registrations that reach the object (never counted as roots).")
+    boolean all;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -72,17 +86,20 @@ final class GcRootCommand implements Callable<Integer> {
             return 1;
         }
         List<RootPath> paths = g.pathsTo(object, max);
-        for (RootPath p : paths) {
-            out.printf(Locale.ROOT, "%s 0x%x (heap %d)%n", label(p), p.root().address(), p.root().heap());
-            for (int i = 0; i < p.objects().size(); i++) {
-                long o = p.objects().get(i);
-                int index = graph.indexOf(o);
-                out.printf(Locale.ROOT, "    -> 0x%x %s%s%n", o, names.display(graph.methodTable(index), free),
-                        i + 1 < p.objects().size() ? String.format(Locale.ROOT, "  (field +0x%x)", p.offsets().get(i)) : "");
-            }
+        printGrouped(out, paths, graph, names, free);
+        out.printf(Locale.ROOT, "Found %,d unique roots.%s%n", paths.size(), paths.size() == max ? " (--max reached)" : "");
+        List<RootPath> weak = g.notKeepingPathsTo(object, max);
+        if (!weak.isEmpty()) {
             out.println();
+            if (all) {
+                out.printf(Locale.ROOT, "Not roots: %d weak handle%s or finalization registration%s reach%s the object but keep nothing alive:%n",
+                        weak.size(), weak.size() == 1 ? "" : "s", weak.size() == 1 ? "" : "s", weak.size() == 1 ? "es" : "");
+                printGrouped(out, weak, graph, names, free);
+            } else {
+                out.printf(Locale.ROOT, "Not roots: %d weak handle%s or finalization registration%s reach%s the object but keep nothing alive "
+                        + "(--all lists them).%n", weak.size(), weak.size() == 1 ? "" : "s", weak.size() == 1 ? "" : "s", weak.size() == 1 ? "es" : "");
+            }
         }
-        out.printf(Locale.ROOT, "Found %d root%s%s.%n", paths.size(), paths.size() == 1 ? "" : "s", paths.size() == max ? " (--max reached)" : "");
         out.println(GraphCommandSupport.ROOTS_SEARCHED);
         if (!g.problems().isEmpty()) {
             err.printf(Locale.ROOT, "clrheap: %d problem%s found building the graph; run walk --verify to list them%n", g.problems().size(),
@@ -91,11 +108,48 @@ final class GcRootCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static String label(RootPath p) {
-        return switch (p.root().kind()) {
-            case FINALIZER -> "finalization queue (ready for finalization) slot";
-            case FINALIZABLE -> "finalization queue (registered) slot";
-            default -> p.root().kind().id() + " handle";
+    /** Handle roots under "HandleTable:", then the finalization queue's under "Finalizer Queue:", each shortest first. */
+    private static void printGrouped(PrintWriter out, List<RootPath> paths, HeapGraph graph, TypeNames names, long free) {
+        for (boolean queue : new boolean[] {false, true}) {
+            boolean first = true;
+            for (RootPath p : paths) {
+                boolean inQueue = p.root().kind() == RootKind.FINALIZER || p.root().kind() == RootKind.FINALIZABLE;
+                if (inQueue != queue) {
+                    continue;
+                }
+                if (first) {
+                    out.println(queue ? "Finalizer Queue:" : "HandleTable:");
+                    first = false;
+                }
+                out.printf(Locale.ROOT, "    %016x (%s)%n", p.root().address(), label(p.root().kind()));
+                for (int i = 0; i < p.objects().size(); i++) {
+                    long o = p.objects().get(i);
+                    int index = graph.indexOf(o);
+                    String via = i == 0 ? "" : p.offsets().get(i - 1) == GcRoots.DEPENDENT_LINK ? " (dependent handle)"
+                            : String.format(Locale.ROOT, " (field +0x%x)", p.offsets().get(i - 1));
+                    out.printf(Locale.ROOT, "          -> %016x %s%s%n", o, names.display(graph.methodTable(index), free), via);
+                }
+                out.println();
+            }
+        }
+    }
+
+    /** SOS's names for handle kinds (GCRootCommand.NameForHandle), and the finalization queue's two kinds of entry. */
+    static String label(RootKind kind) {
+        return switch (kind) {
+            case FINALIZER -> "finalizer root";
+            case FINALIZABLE -> "registered for finalization, not ready: not a root";
+            case WEAK_SHORT -> "weak short handle";
+            case WEAK_LONG -> "weak long handle";
+            case STRONG -> "strong handle";
+            case PINNED -> "pinned handle";
+            case REFCOUNTED -> "ref counted handle";
+            case DEPENDENT -> "dependent handle";
+            case ASYNC_PINNED -> "async pinned handle";
+            case SIZED_REF -> "sized ref handle";
+            case VARIABLE -> "variable handle";
+            case WEAK_NATIVE_COM -> "weak native COM handle";
+            case WEAK_INTERIOR_POINTER -> "weak interior pointer handle";
         };
     }
 }

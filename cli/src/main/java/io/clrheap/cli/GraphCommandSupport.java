@@ -33,7 +33,8 @@ final class GraphCommandSupport {
     }
 
     /** The stack roots a dump holds need its threads' stacks unwound: not done, and said so in every such report. */
-    static final String ROOTS_SEARCHED = "roots searched: GC handles and finalization queues (stack and register roots need unwinding: not searched)";
+    static final String ROOTS_SEARCHED = "roots searched: strong, pinned, async-pinned, ref-counted and sized-ref handles, dependent handles through "
+            + "their primaries, the f-reachable finalization queue (stack and register roots need unwinding: not searched)";
 
     private GraphCommandSupport() {
     }

@@ -35,9 +35,29 @@ class GraphCommandsTest {
                 .findFirst().orElseThrow();
         Outcome r = run("gcroot", CORE, root[4]);
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains(String.format("strong handle 0x%x", Long.decode(root[3])), "    -> " + root[4] + " ",
-                "roots searched: GC handles and finalization queues");
-        assertThat(r.out()).containsPattern("Found [1-9][0-9]* roots?\\.");
+        assertThat(r.out()).startsWith("HandleTable:\n").contains(String.format("    %016x (strong handle)%n", Long.decode(root[3])),
+                String.format("          -> %016x ", Long.decode(root[4])), "roots searched: strong, pinned");
+        assertThat(r.out()).containsPattern("\nFound [1-9][0-9]* unique roots\\.\n");
+    }
+
+    /** Issue 28: a byte[] the runtime lists as live, held from a stack, reached only by weak handles and registrations. */
+    @Test
+    void gcrootCountsNoWeakHandleOrFinalizationRegistrationAsARoot() throws IOException {
+        Outcome r = run("gcroot", CORE, "0x7f929d40c170");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("Found 0 unique roots.\n").containsPattern("\nNot roots: [1-9][0-9]* weak handles or finalization "
+                + "registrations reach the object but keep nothing alive \\(--all lists them\\)\\.\n")
+                .doesNotContain("HandleTable:").doesNotContain("weak long handle");
+    }
+
+    @Test
+    void gcrootAllListsTheWeakHandlesApartUnderTheirSosNames() throws IOException {
+        Outcome r = run("gcroot", "--all", CORE, "0x7f929d40c170");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String notRoots = r.out().substring(r.out().indexOf("Not roots: "));
+        assertThat(r.out()).startsWith("Found 0 unique roots.\n");
+        assertThat(notRoots).contains("HandleTable:\n").containsPattern("\n    [0-9a-f]{16} \\(weak (long|short) handle\\)\n")
+                .containsPattern("\n          -> 00007f929d40c170 ");
     }
 
     @Test

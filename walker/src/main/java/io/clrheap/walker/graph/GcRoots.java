@@ -6,20 +6,41 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * {@code gcroot}: the roots that keep an object alive, each with its shortest path. One breadth-first search backwards
- * from the object over the graph's reversed edges gives every object's distance to it; each root whose object has a
- * distance then follows a reference that brings it one step closer until it arrives. Paths are sorted shortest first.
+ * {@code gcroot}: the roots that keep an object alive, each with its shortest path, as the runtime counts roots: the
+ * handles that keep their object alive ({@link RootKind#keepsAlive}: strong, pinned, async-pinned, ref-counted,
+ * sized-ref), the f-reachable queue, and a dependent handle's secondary through its primary (the GC's dependent-handle
+ * promotion, gcscan.cpp; SOS's gcroot follows the same link and marks it "dependent handle"). Weak handles and objects
+ * registered for finalization but not ready keep nothing alive; {@link #notKeeping} lists what of them reaches the
+ * object, apart. One breadth-first search backwards from the object over the reversed edges (references and dependent
+ * links) gives every object's distance to it; each root whose object has a distance then follows a link that brings
+ * it one step closer until it arrives. Paths are sorted shortest first.
  */
 public final class GcRoots {
+
+    /** In {@link RootPath#offsets()}: the step is a dependent handle's link from its primary to its secondary, no field. */
+    public static final int DEPENDENT_LINK = -1;
 
     private GcRoots() {
     }
 
     /**
-     * The paths to the object at {@code address} from every root in {@code roots} that reaches it (at most
-     * {@code maxPaths}, shortest first); empty when none does or the address is no object.
+     * The paths to the object at {@code address} from every root in {@code roots} that keeps what it holds alive and
+     * reaches it (at most {@code maxPaths}, shortest first); empty when none does or the address is no object.
      */
     public static List<RootPath> paths(HeapGraph graph, List<Root> roots, long address, int maxPaths) {
+        return search(graph, roots, address, maxPaths, true);
+    }
+
+    /**
+     * The paths to the object at {@code address} from the roots that reach it but keep nothing alive (weak handles,
+     * dependent handles' primaries, objects registered for finalization and not ready): what a user may take for a
+     * root and is not.
+     */
+    public static List<RootPath> notKeeping(HeapGraph graph, List<Root> roots, long address, int maxPaths) {
+        return search(graph, roots, address, maxPaths, false);
+    }
+
+    private static List<RootPath> search(HeapGraph graph, List<Root> roots, long address, int maxPaths, boolean keeping) {
         int goal = graph.indexOf(address);
         if (goal < 0) {
             return List.of();
@@ -42,6 +63,7 @@ public final class GcRoots {
                 sources[fill[graph.target(e)]++] = o;
             }
         }
+        DependentLinks links = DependentLinks.of(graph, roots);
         int[] distance = new int[n];
         Arrays.fill(distance, -1);
         int[] queue = new int[n];
@@ -58,32 +80,54 @@ public final class GcRoots {
                     queue[tail++] = s;
                 }
             }
+            for (int s : links.primariesOf(o)) {
+                if (distance[s] < 0) {
+                    distance[s] = distance[o] + 1;
+                    queue[tail++] = s;
+                }
+            }
         }
         List<RootPath> paths = new ArrayList<>();
         for (Root r : roots) {
+            if (r.kind().keepsAlive() != keeping) {
+                continue;
+            }
             int start = graph.indexOf(r.target());
             if (start >= 0 && distance[start] >= 0) {
-                paths.add(path(graph, r, start, distance));
+                paths.add(path(graph, r, start, distance, links));
             }
         }
         paths.sort(Comparator.comparingInt(RootPath::length));
         return paths.size() > maxPaths ? List.copyOf(paths.subList(0, maxPaths)) : paths;
     }
 
-    private static RootPath path(HeapGraph graph, Root root, int start, int[] distance) {
+    private static RootPath path(HeapGraph graph, Root root, int start, int[] distance, DependentLinks links) {
         List<Long> objects = new ArrayList<>();
         List<Integer> offsets = new ArrayList<>();
         int o = start;
         objects.add(graph.address(o));
         while (distance[o] > 0) {
-            for (int e = graph.firstEdge(o); e < graph.firstEdge(o + 1); e++) {
+            int next = -1;
+            for (int e = graph.firstEdge(o); e < graph.firstEdge(o + 1) && next < 0; e++) {
                 int t = graph.target(e);
                 if (distance[t] == distance[o] - 1) {
                     offsets.add(graph.offset(e));
-                    o = t;
-                    break;
+                    next = t;
                 }
             }
+            if (next < 0) {
+                for (int t : links.secondariesOf(o)) {
+                    if (distance[t] == distance[o] - 1) {
+                        offsets.add(DEPENDENT_LINK);
+                        next = t;
+                        break;
+                    }
+                }
+            }
+            if (next < 0) {
+                break; // no link one step closer: cannot happen with distances from the search above
+            }
+            o = next;
             objects.add(graph.address(o));
         }
         return new RootPath(root, objects, offsets);

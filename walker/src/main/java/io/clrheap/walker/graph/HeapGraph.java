@@ -77,6 +77,22 @@ public final class HeapGraph {
         return b.finish(problems);
     }
 
+    /**
+     * A graph given by hand: objects at {@code addresses} (ascending), each of 24 bytes with MethodTable 0, and
+     * {@code references[i]} the addresses object {@code i} refers to, read from fields +0x8, +0x10, … in that order.
+     * For small graphs built in tests and examples; a reference to no object is dropped.
+     */
+    static HeapGraph of(long[] addresses, long[][] references) {
+        Builder b = new Builder();
+        for (int i = 0; i < addresses.length; i++) {
+            b.object(addresses[i], 0, 24, false);
+            for (int j = 0; j < references[i].length; j++) {
+                b.edge(references[i][j], 8L + 8L * j);
+            }
+        }
+        return b.finish(problem -> { });
+    }
+
     /** Accumulates objects and raw edges (target addresses), then resolves the targets to object indexes. */
     private static final class Builder {
         long[] addresses = new long[1024];

@@ -50,6 +50,11 @@ public record ObjectGraph(HeapGraph graph, List<Root> roots, List<Problem> probl
         return GcRoots.paths(graph, roots, address, maxPaths);
     }
 
+    /** gcroot --all: the paths from roots that reach the object but keep nothing alive (weak handles, registered finalizers). */
+    public List<RootPath> notKeepingPathsTo(long address, int maxPaths) {
+        return GcRoots.notKeeping(graph, roots, address, maxPaths);
+    }
+
     /** objsize: the object and everything it reaches; null when {@code address} is no object. */
     public ObjectSize sizeOf(long address) {
         return ObjectSize.of(graph, address);
