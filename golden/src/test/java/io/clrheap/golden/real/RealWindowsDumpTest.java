@@ -197,6 +197,7 @@ class RealWindowsDumpTest {
         Reported pinned = reported(d).stream().filter(o -> o.label().equals("pinned.handle.bytes.256")).findFirst().orElseThrow();
         Outcome r = run("gcroot", d.dump().toString(), String.format("0x%x", pinned.address()));
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("pinned handle").contains(String.format("0x%x System.Byte[]", pinned.address()));
+        assertThat(r.out()).startsWith("HandleTable:\n").contains(" (pinned handle)\n").contains(String.format("-> %016x System.Byte[]", pinned.address()))
+                .containsPattern("\nFound [1-9][0-9]* unique roots\\.\n");
     }
 }
