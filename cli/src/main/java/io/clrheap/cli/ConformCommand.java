@@ -64,7 +64,8 @@ import picocli.CommandLine;
             "A suite is a folder that ./clrheap generate wrote fixtures into (named as their",
             "files, like default-net8-server), or a golden",
             "corpus: 'golden' is the project's committed one, golden/synthetic (fixtures",
-            "named like net8-server/default; say ./golden for a folder named golden).",
+            "named like net8-server/default and net8-windows-server/default; say",
+            "./golden for a folder named golden).",
             "Outside a clone, its fixtures are built once into $CLRHEAP_CACHE (else",
             "$XDG_CACHE_HOME/clrheap or ~/.cache/clrheap), each checked against the",
             "corpus.tsv this clrheap carries.",
@@ -72,6 +73,10 @@ import picocli.CommandLine;
             "or an ELF core or minidump written into a temporary folder from the same",
             "scenario, runtime, GC flavour and seed (the corpus test proves that a fresh",
             "build is the committed heap byte for byte); the answer key is the committed one.",
+            "A Windows fixture (net8-windows-*/*, net10-windows-*/*) is always its",
+            "committed minidump, decompressed into a temporary folder as NAME.dmp",
+            "(--format chooses among the Linux fixtures' files); its answer key is its",
+            "Linux twin's, the same process at the same addresses.",
             "",
             "Examples:",
             "  ./clrheap generate --scenario default,every-edge,collected --out suite/",
@@ -84,6 +89,7 @@ import picocli.CommandLine;
             "                   --expect live --suite suite/",
             "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite golden \\",
             "                   --format bundle --fixtures 'net8-server/*'",
+            "  ./clrheap conform --walker 'mywalker.exe {dump}' --suite golden --fixtures 'net8-windows-*/*'",
             "  ./clrheap conform --walker './clrheap walk {dump} --objects -q' --expect objects \\",
             "                   --dac-reference golden/real/net9-wks/core.xz --dac /path/to/9.0.1/libmscordaccore.so",
             "",
@@ -123,7 +129,7 @@ final class ConformCommand implements Callable<Integer> {
     List<String> fixtures = List.of();
 
     @Option(names = "--format", paramLabel = "elf|minidump|bundle", converter = GenerateCommand.FormatConverter.class,
-            description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}).", defaultValue = "elf")
+            description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}); a golden corpus's Windows fixtures are always their minidump.", defaultValue = "elf")
     FixtureFormat format = FixtureFormat.ELF;
 
     @Option(names = "--expect", paramLabel = "stat|objects|refs|live|eeheap|handles", description = "What the walker prints (the formats are below; default: ${DEFAULT-VALUE}).",
@@ -216,7 +222,7 @@ final class ConformCommand implements Callable<Integer> {
         }
         if (all.isEmpty()) {
             err.printf(Locale.ROOT, "clrheap conform: %s holds no fixtures with a %s file (NAME%s beside NAME.answer/, or a golden corpus's "
-                    + "<runtime>-<gc>/NAME.clrheap.tar.xz beside NAME.expected/); write some with ./clrheap generate%n", folder, format.id(), format.suffix());
+                    + "<runtime>-<gc>/NAME.clrheap.tar.xz or <runtime>-windows-<gc>/NAME.dmp.xz beside NAME.expected/); write some with ./clrheap generate%n", folder, format.id(), format.suffix());
             return EXIT_NO_SUITE;
         }
         List<? extends SuiteFixture> chosen = all.stream().filter(f -> glob.matches(f.name())).toList();

@@ -38,15 +38,18 @@ import picocli.CommandLine.Option;
             "net9 and net10 with server and workstation GC: per fixture a bundle,",
             "NAME.clrheap.tar.xz (its whole answer key inside), and plain copies of its",
             "small answer files in NAME.expected/ (fixture.txt, dumpheap-stat.txt,",
-            "eeheap.txt, gchandles.txt); and corpus.tsv, a line per fixture. Without",
-            "--update, each fixture is built again and compared byte for byte; a line is",
-            "printed per fixture that differs."},
+            "eeheap.txt, gchandles.txt); the Windows variant of each on net8 and net10",
+            "(R-windows-G/NAME.dmp.xz: the minidump generate writes, xz-compressed, and",
+            "NAME.expected/, the Linux fixture's answer key); and corpus.tsv, a line per",
+            "fixture. Without --update, each fixture is built again and compared byte",
+            "for byte; a line is printed per fixture that differs."},
         footer = {
             "",
             "Examples:",
             "  ./clrheap golden                            check the project's corpus",
             "  ./clrheap golden --update                   rewrite what differs",
             "  ./clrheap golden --update --fixtures 'net8-server/*'",
+            "  ./clrheap golden --fixtures 'net*-windows-*/*'   the Windows fixtures",
             "  ./clrheap golden --dir /tmp/corpus --update a corpus elsewhere",
             "  ./clrheap golden check golden/real/net8-svr   a real dump against its live-objects.txt",
             "",
@@ -64,7 +67,7 @@ final class GoldenCommand implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR", description = "The corpus folder (default: the project's golden/synthetic).")
     Path dir;
 
-    @Option(names = "--fixtures", paramLabel = "GLOB", description = "Only the fixtures whose name (net8-server/default) matches; may be repeated (default: all).")
+    @Option(names = "--fixtures", paramLabel = "GLOB", description = "Only the fixtures whose name (net8-server/default, net8-windows-server/default) matches; may be repeated (default: all).")
     List<String> fixtures = List.of();
 
     @Option(names = "--jobs", paramLabel = "N", description = "Fixtures built at once (default: one per processor).")
@@ -110,7 +113,7 @@ final class GoldenCommand implements Callable<Integer> {
         GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.everyday(), ClrheapVersion.current(), threads);
         int planned = planned(corpus, glob);
         if (planned == 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--fixtures " + glob + " matches no fixture; fixtures are named like net8-server/default");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--fixtures " + glob + " matches no fixture; fixtures are named like net8-server/default and net8-windows-server/default");
         }
         if (!quiet) {
             err.printf(Locale.ROOT, "clrheap: %s %d fixture%s of %s, %d at a time ...%n", update ? "updating" : "checking", planned,

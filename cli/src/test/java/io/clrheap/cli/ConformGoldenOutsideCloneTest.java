@@ -48,13 +48,24 @@ class ConformGoldenOutsideCloneTest {
         Run first = conform("--fixtures", "net8-*/min-object");
 
         assertThat(first.exitCode()).as(first.out() + first.err()).isZero();
-        assertThat(first.out()).contains("PASS net8-server/min-object", "PASS net8-workstation/min-object", "2 of 2 fixtures passed.");
-        assertThat(first.err()).contains("building the golden corpus into " + cache, "[1/2] net8-server/min-object", "[2/2] net8-workstation/min-object");
+        assertThat(first.out()).contains("PASS net8-server/min-object", "PASS net8-workstation/min-object", "PASS net8-windows-server/min-object",
+                "PASS net8-windows-workstation/min-object", "4 of 4 fixtures passed.");
+        assertThat(first.err()).contains("building the golden corpus into " + cache, "[1/4] net8-server/min-object", "[2/4] net8-windows-server/min-object",
+                "[4/4] net8-workstation/min-object");
 
         Run second = conform("--fixtures", "net8-server/min-object");
         assertThat(second.exitCode()).as(second.out() + second.err()).isZero();
         assertThat(second.out()).contains("1 of 1 fixtures passed.");
         assertThat(second.err()).as("nothing built the second time").doesNotContain("building");
+    }
+
+    @Test
+    void aWindowsFixtureIsBuiltWithItsLinuxTwinWhoseBundleHoldsTheirAnswerKey() throws Exception {
+        Run r = conform("--fixtures", "net10-windows-workstation/min-object");
+
+        assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("PASS net10-windows-workstation/min-object", "1 of 1 fixtures passed.");
+        assertThat(r.err()).contains("[1/2] net10-windows-workstation/min-object", "[2/2] net10-workstation/min-object");
     }
 
     @Test

@@ -88,6 +88,31 @@ class GoldenCommandTest {
     }
 
     @Test
+    void aWindowsFixtureIsWrittenAsItsCompressedMinidumpAndABrokenOneIsNamedByACheck() throws Exception {
+        String[] windows = {"--fixtures", "net8-windows-server/min-object"};
+        Outcome update = run(concat(new String[] {"golden", "--dir", dir.toString(), "--update", "-q"}, windows));
+        assertThat(update.exitCode()).as(update.out() + update.err()).isZero();
+        assertThat(update.out()).contains("added    net8-windows-server/min-object: new fixture: ");
+        assertThat(dir.resolve("net8-windows-server/min-object.dmp.xz")).isRegularFile();
+        assertThat(dir.resolve("net8-windows-server/min-object.expected/eeheap.txt")).isRegularFile();
+        assertThat(Files.readString(dir.resolve("corpus.tsv"))).contains("\nnet8-windows-server/min-object.dmp.xz\tnet8\tserver\t");
+
+        Files.writeString(dir.resolve("net8-windows-server/min-object.dmp.xz"), "not xz");
+        Outcome check = run(concat(new String[] {"golden", "--dir", dir.toString(), "-q"}, windows));
+        assertThat(check.exitCode()).isEqualTo(1);
+        assertThat(check.out()).contains("changed  net8-windows-server/min-object: minidump 6 -> ", "first difference at byte 0; the corpus's minidump cannot be decompressed");
+
+        Outcome none = run("golden", "--dir", dir.toString(), "--fixtures", "net9-windows-server/*");
+        assertThat(none.exitCode()).as("no Windows layout of .NET 9: no such fixture").isEqualTo(2);
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    @Test
     void progressGoesToStderrAndNothingElseToStdout() {
         Outcome r = golden("--update");
         assertThat(r.exitCode()).isZero();

@@ -15,7 +15,8 @@ import java.util.Locale;
  * @param changedEntries entries whose digest or size differs, that only one has, by name; or one line saying why the
  *                       committed bundle's entries could not be read
  */
-public record BundleDifference(Presence presence, long committedSize, long freshSize, long firstOffset, List<String> changedEntries) {
+public record BundleDifference(Presence presence, long committedSize, long freshSize, long firstOffset, List<String> changedEntries)
+        implements DumpDifference {
 
     /** Entries named in {@link #describe()}; the rest are counted. */
     static final int SHOWN_ENTRIES = 3;
@@ -25,6 +26,7 @@ public record BundleDifference(Presence presence, long committedSize, long fresh
     }
 
     /** One line: {@code bundle 61,760 -> 61,804 bytes, first difference at byte 1,234 (entries answer/objects.tsv, ...)}. */
+    @Override
     public String describe() {
         return switch (presence) {
             case ONLY_IN_BUILD -> "bundle: missing from the corpus";

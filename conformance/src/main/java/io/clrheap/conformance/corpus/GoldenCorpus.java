@@ -1,5 +1,6 @@
 package io.clrheap.conformance.corpus;
 
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.ClrheapVersion;
@@ -40,19 +41,24 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * A golden corpus: every scenario of a list (the built-in ones) on every runtime and GC flavour, written as a compact
+ * A golden corpus: every scenario of a list (the built-in ones) on every runtime and GC flavour, as a Linux process and,
+ * on the runtimes whose builds have Windows layouts, as the Windows variant of that process, written as a compact
  * fixture and committed, so that any change in what clrheap writes shows up as a reviewable diff. In its folder:
  *
  * <pre>
- * corpus.tsv                                one line per fixture (see {@link IndexRow})
- * &lt;runtime&gt;-&lt;gc&gt;/NAME.clrheap.tar.xz      the fixture bundle, its full answer key under answer/ (objects.tsv too)
- * &lt;runtime&gt;-&lt;gc&gt;/NAME.expected/            plain copies of the small answer files: {@link #EXPECTED_FILES}
+ * corpus.tsv                                    one line per fixture (see {@link IndexRow})
+ * &lt;runtime&gt;-&lt;gc&gt;/NAME.clrheap.tar.xz          the fixture bundle, its full answer key under answer/ (objects.tsv too)
+ * &lt;runtime&gt;-windows-&lt;gc&gt;/NAME.dmp.xz           the minidump of the Windows variant, xz-compressed ({@link MinidumpXz})
+ * &lt;runtime&gt;-[windows-]&lt;gc&gt;/NAME.expected/     plain copies of the small answer files: {@link #EXPECTED_FILES}
  * </pre>
  *
- * <p>Each fixture is what {@code clrheap generate --scenario NAME --runtime R --gc G --format bundle} writes (the
- * scenario's own heaps and seed; the same {@link FixtureWriter}), so it is byte-identical on every build; generate names
- * the file {@code NAME-R-G.clrheap.tar.xz}, the corpus {@code NAME.clrheap.tar.xz} in its {@code R-G} folder. The corpus
- * owns its {@code <runtime>-<gc>} folders and {@code corpus.tsv}; anything else in its folder (a README) is left alone.
+ * <p>Each fixture is what {@code clrheap generate --scenario NAME --runtime R --gc G --format bundle} (or
+ * {@code --format minidump}, then compressed) writes (the scenario's own heaps and seed; the same {@link FixtureWriter}),
+ * so it is byte-identical on every build; generate names the file {@code NAME-R-G.clrheap.tar.xz} ({@code NAME-R-G.dmp}),
+ * the corpus {@code NAME.clrheap.tar.xz} in its {@code R-G} folder ({@code NAME.dmp.xz} in {@code R-windows-G}). The
+ * Windows variant holds its heaps at the Linux process's addresses, so a Windows fixture's answer key is its Linux
+ * twin's ({@link GoldenFixture#linuxTwin()}): the same expected files, and the twin's bundle holds its objects.tsv. The
+ * corpus owns its fixture folders and {@code corpus.tsv}; anything else in its folder (a README) is left alone.
  * Fixtures are built {@code jobs} at a time; the result does not depend on it.
  *
  * <p>Long because the corpus's three operations (write, check, update) share its index, its folder layout and the
@@ -60,7 +66,7 @@ import java.util.concurrent.Future;
  */
 public final class GoldenCorpus {
 
-    /** The answer files kept as plain text beside each bundle, in this order: small, and worth reading in a diff. */
+    /** The answer files kept as plain text beside each fixture's file, in this order: small, and worth reading in a diff. */
     public static final List<String> EXPECTED_FILES = List.of("fixture.txt", "dumpheap-stat.txt", "eeheap.txt", "gchandles.txt");
     /** Where the project keeps its corpus, from the project's root. */
     public static final Path PROJECT_LOCATION = Path.of("golden", "synthetic");
@@ -104,13 +110,20 @@ public final class GoldenCorpus {
         return dir;
     }
 
-    /** Every fixture the corpus should hold: each scenario on each runtime and GC flavour, sorted by id. */
+    /**
+     * Every fixture the corpus should hold, sorted by id: each scenario on each runtime and GC flavour as a Linux
+     * process, and as a Windows one where the runtime's build has Windows layouts (8.0.30 and 10.0.9, not .NET 9:
+     * {@link FixtureWriter#minidumpRefusal}).
+     */
     public List<GoldenFixture> fixtures() {
         List<GoldenFixture> all = new ArrayList<>();
         for (Scenario s : scenarios) {
             for (RuntimeVersion v : RuntimeVersion.values()) {
                 for (GcFlavor gc : GcFlavor.values()) {
                     all.add(GoldenFixture.of(s.name(), v, gc));
+                    if (FixtureWriter.minidumpRefusal(s.on(v, gc)).isEmpty()) {
+                        all.add(GoldenFixture.of(s.name(), v, Platform.WINDOWS, gc));
+                    }
                 }
             }
         }
@@ -119,17 +132,36 @@ public final class GoldenCorpus {
 
     /**
      * What {@code fixture} is built from: its scenario on its runtime and GC flavour, with the scenario's heaps and seed
-     * for them (as {@code clrheap generate} builds it); empty when the corpus holds no such fixture.
+     * for them (as {@code clrheap generate} builds it); empty when the corpus holds no such fixture ({@link #whyNot}).
      */
     public Optional<Scenario> scenario(GoldenFixture fixture) {
         Optional<RuntimeVersion> runtime = fixture.runtime();
         if (runtime.isEmpty()) {
             return Optional.empty();
         }
-        return scenarios.stream().filter(s -> s.name().equals(fixture.name())).findFirst().map(s -> s.on(runtime.get(), fixture.gc()));
+        Optional<Scenario> scenario = scenarios.stream().filter(s -> s.name().equals(fixture.name())).findFirst().map(s -> s.on(runtime.get(), fixture.gc()));
+        if (fixture.platform() == Platform.WINDOWS) {
+            return scenario.filter(s -> FixtureWriter.minidumpRefusal(s).isEmpty());
+        }
+        return scenario;
     }
 
-    /** The fixtures the corpus folder holds — a bundle, a folder of expected outputs or both — sorted by id. */
+    /** Why the corpus holds no {@code fixture} (when {@link #scenario} is empty): no such runtime, scenario or Windows layout. */
+    public String whyNot(GoldenFixture fixture) {
+        Optional<RuntimeVersion> runtime = fixture.runtime();
+        if (runtime.isEmpty()) {
+            return "clrheap builds no runtime " + fixture.folder().substring(0, fixture.folder().indexOf('-'));
+        }
+        Optional<Scenario> scenario = scenarios.stream().filter(s -> s.name().equals(fixture.name())).findFirst();
+        if (scenario.isEmpty()) {
+            return "no built-in scenario '" + fixture.name() + "'";
+        }
+        Optional<String> refusal = fixture.platform() == Platform.WINDOWS ? FixtureWriter.minidumpRefusal(scenario.get().on(runtime.get(), fixture.gc()))
+                : Optional.empty();
+        return refusal.map(why -> "no Windows process: " + why).orElseThrow(() -> new IllegalArgumentException(fixture.id() + " is a fixture of this corpus"));
+    }
+
+    /** The fixtures the corpus folder holds — a fixture file, a folder of expected outputs or both — sorted by id. */
     public List<GoldenFixture> committed() throws IOException {
         TreeSet<GoldenFixture> found = new TreeSet<>();
         for (Path folder : corpusFolders()) {
@@ -140,12 +172,16 @@ public final class GoldenCorpus {
         return List.copyOf(found);
     }
 
-    /** Entries of the corpus folders that belong to no fixture, relative to the corpus ({@code net8-server/notes.txt}), sorted. */
+    /**
+     * Entries of the corpus folders that belong to no fixture, relative to the corpus ({@code net8-server/notes.txt}),
+     * sorted. The walker's decompressed copy of a minidump it was given in place ({@code NAME.dmp.decompressed}, which
+     * git ignores) is no stray: walking a fixture must not break the corpus's check.
+     */
     public List<String> strays() throws IOException {
         List<String> strays = new ArrayList<>();
         for (Path folder : corpusFolders()) {
             for (Path entry : list(folder)) {
-                if (fixtureOf(folder, entry).isEmpty()) {
+                if (fixtureOf(folder, entry).isEmpty() && !isWalkersCopy(entry)) {
                     strays.add(folder.getFileName() + "/" + entry.getFileName());
                 }
             }
@@ -155,9 +191,10 @@ public final class GoldenCorpus {
 
     /**
      * Builds {@code fixture} and writes it into the corpus folder {@code corpus} (this corpus's or another, e.g. a
-     * temporary one) as {@code <runtime>-<gc>/NAME.clrheap.tar.xz} and {@code <runtime>-<gc>/NAME.expected/}, replacing
-     * what was there; both are written in a hidden folder beside them first and moved into place, so that an
-     * interrupted write leaves the old ones or the new ones. Nothing else is written: not corpus.tsv.
+     * temporary one) as its file ({@code <runtime>-<gc>/NAME.clrheap.tar.xz}, {@code <runtime>-windows-<gc>/NAME.dmp.xz})
+     * and {@code NAME.expected/} beside it, replacing what was there; both are written in a hidden folder beside them
+     * first and moved into place, so that an interrupted write leaves the old ones or the new ones. Nothing else is
+     * written: not corpus.tsv.
      *
      * @return its corpus.tsv row
      * @throws IllegalArgumentException when the corpus holds no such fixture, or the emulator cannot build it
@@ -168,7 +205,11 @@ public final class GoldenCorpus {
         Path folder = Files.createDirectories(corpus.resolve(fixture.folder()));
         Path work = Files.createTempDirectory(folder, STAGING + fixture.name() + ".");
         try {
-            FixtureWriter.write(scenario, EnumSet.of(FixtureFormat.BUNDLE), work, clrheapVersion, FixtureProgress.NONE);
+            Path written = FixtureWriter.write(scenario, EnumSet.of(fixture.format()), work, clrheapVersion, FixtureProgress.NONE).getFirst();
+            if (fixture.format() == FixtureFormat.MINIDUMP) {
+                MinidumpXz.compress(written, work.resolve(fixture.fileName()));
+                Files.delete(written);
+            }
             Path answer = work.resolve(scenario.name() + ".answer");
             Path expected = Files.createDirectory(work.resolve(fixture.expectedName()));
             for (String file : EXPECTED_FILES) {
@@ -185,20 +226,22 @@ public final class GoldenCorpus {
     /**
      * How the fixture in the corpus folder {@code corpus} compares with the one in {@code fresh}, a corpus folder
      * {@link #write} wrote it into:
-     * {@link Added} when the corpus has neither its bundle nor its expected outputs, else {@link Unchanged} or {@link Changed}.
+     * {@link Added} when the corpus has neither its file nor its expected outputs, else {@link Unchanged} or {@link Changed}.
      */
     public static FixtureOutcome compare(GoldenFixture fixture, Path corpus, Path fresh) throws IOException {
         ObjectTotals after = ObjectTotals.of(fixture.expected(fresh).resolve("dumpheap-stat.txt"));
-        Path committedBundle = fixture.bundle(corpus);
+        Path committedFile = fixture.file(corpus);
         Path committedExpected = fixture.expected(corpus);
-        boolean hasBundle = Files.exists(committedBundle, LinkOption.NOFOLLOW_LINKS);
+        boolean hasFile = Files.exists(committedFile, LinkOption.NOFOLLOW_LINKS);
         boolean hasExpected = Files.exists(committedExpected, LinkOption.NOFOLLOW_LINKS);
-        if (!hasBundle && !hasExpected) {
+        if (!hasFile && !hasExpected) {
             return new Added(fixture, after);
         }
-        Optional<BundleDifference> bundle = compareBundles(committedBundle, fixture.bundle(fresh));
+        Optional<? extends DumpDifference> dump = fixture.format() == FixtureFormat.MINIDUMP
+                ? MinidumpDifference.of(committedFile, fixture.file(fresh))
+                : compareBundles(committedFile, fixture.file(fresh));
         List<FileDifference> files = compareExpected(committedExpected, fixture.expected(fresh));
-        if (bundle.isEmpty() && files.isEmpty()) {
+        if (dump.isEmpty() && files.isEmpty()) {
             return new Unchanged(fixture, after);
         }
         Optional<ObjectTotals> before;
@@ -207,7 +250,7 @@ public final class GoldenCorpus {
         } catch (IOException e) {
             before = Optional.empty(); // missing or broken: the file difference says so
         }
-        return new Changed(fixture, bundle, files, before, after);
+        return new Changed(fixture, dump.map(DumpDifference.class::cast), files, before, after);
     }
 
     /**
@@ -319,10 +362,10 @@ public final class GoldenCorpus {
     private Done one(GoldenFixture fixture, boolean update) throws IOException {
         if (scenario(fixture).isEmpty()) {
             if (update) {
-                FileTrees.deleteTree(fixture.bundle(dir));
+                FileTrees.deleteTree(fixture.file(dir));
                 FileTrees.deleteTree(fixture.expected(dir));
             }
-            return new Done(new Removed(fixture), null);
+            return new Done(new Removed(fixture, whyNot(fixture)), null);
         }
         Path target = dir.resolve(fixture.folder());
         // an update builds beside the fixture, so that installing it is a rename within one file system
@@ -341,9 +384,9 @@ public final class GoldenCorpus {
         }
     }
 
-    /** Moves the fixture's bundle and expected folder from {@code from} into {@code to}, replacing what is there. */
+    /** Moves the fixture's file and expected folder from {@code from} into {@code to}, replacing what is there. */
     private static void install(GoldenFixture fixture, Path from, Path to) throws IOException {
-        Files.move(from.resolve(fixture.bundleName()), to.resolve(fixture.bundleName()), StandardCopyOption.REPLACE_EXISTING,
+        Files.move(from.resolve(fixture.fileName()), to.resolve(fixture.fileName()), StandardCopyOption.REPLACE_EXISTING,
                 StandardCopyOption.ATOMIC_MOVE);
         Path expected = to.resolve(fixture.expectedName());
         if (Files.exists(expected, LinkOption.NOFOLLOW_LINKS)) {
@@ -359,15 +402,13 @@ public final class GoldenCorpus {
 
     private IndexRow row(GoldenFixture fixture, Scenario scenario, Path folder) throws IOException {
         ObjectTotals totals = ObjectTotals.of(folder.resolve(fixture.expectedName()).resolve("dumpheap-stat.txt"));
-        return new IndexRow(fixture.folder() + "/" + fixture.bundleName(), scenario.runtime().shortName(), scenario.gc().id(), scenario.heaps(),
-                scenario.seed(), totals.objects(), totals.bytes(), sha256(folder.resolve(fixture.bundleName())));
+        return new IndexRow(fixture.path(), scenario.runtime().shortName(), scenario.gc().id(), scenario.heaps(),
+                scenario.seed(), totals.objects(), totals.bytes(), sha256(folder.resolve(fixture.fileName())));
     }
 
-    /** {@code net8-server/default} from the row's path {@code net8-server/default.clrheap.tar.xz}. */
+    /** {@code net8-server/default} from the row's path {@code net8-server/default.clrheap.tar.xz} (or {@code net8-windows-server/default.dmp.xz}). */
     static String idOf(IndexRow row) {
-        String path = row.path();
-        String suffix = FixtureFormat.BUNDLE.suffix();
-        return path.endsWith(suffix) ? path.substring(0, path.length() - suffix.length()) : path;
+        return GoldenFixture.ofPath(row.path()).map(GoldenFixture::id).orElse(row.path());
     }
 
     /** The committed corpus.tsv, or its lines of the fixtures the glob takes; null when there is none. */
@@ -448,25 +489,34 @@ public final class GoldenCorpus {
         return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) ? Files.readAllBytes(file) : null;
     }
 
-    /** The fixture an entry of a corpus folder belongs to: {@code NAME.clrheap.tar.xz} (a file) or {@code NAME.expected} (a folder). */
+    /**
+     * The fixture an entry of a corpus folder belongs to: its file (a bundle in a Linux folder, a compressed minidump in
+     * a Windows one) or {@code NAME.expected} (a folder).
+     */
     private static Optional<GoldenFixture> fixtureOf(Path folder, Path entry) {
         String file = entry.getFileName().toString();
-        String name;
-        if (file.endsWith(FixtureFormat.BUNDLE.suffix()) && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
-            name = file.substring(0, file.length() - FixtureFormat.BUNDLE.suffix().length());
-        } else if (file.endsWith(GoldenFixture.EXPECTED_SUFFIX) && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-            name = file.substring(0, file.length() - GoldenFixture.EXPECTED_SUFFIX.length());
-        } else {
+        String folderName = folder.getFileName().toString();
+        if (file.endsWith(GoldenFixture.EXPECTED_SUFFIX) && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                return Optional.of(new GoldenFixture(folderName, file.substring(0, file.length() - GoldenFixture.EXPECTED_SUFFIX.length())));
+            } catch (IllegalArgumentException e) {
+                return Optional.empty(); // not a scenario name (e.g. a hidden staging folder): a stray
+            }
+        }
+        if (!Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
         }
-        try {
-            return Optional.of(new GoldenFixture(folder.getFileName().toString(), name));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty(); // not a scenario name (e.g. a hidden staging folder): a stray
-        }
+        return GoldenFixture.ofPath(folderName + "/" + file);
     }
 
-    /** The corpus's {@code <runtime>-<gc>} folders, by name. */
+    /** Whether {@code entry} is the walker's decompressed copy of a compressed minidump beside it ({@code XzCache}). */
+    private static boolean isWalkersCopy(Path entry) {
+        String file = entry.getFileName().toString();
+        return file.endsWith(FixtureFormat.MINIDUMP.suffix() + ".decompressed")
+                && Files.isRegularFile(entry.resolveSibling(file.substring(0, file.length() - ".decompressed".length()) + ".xz"), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The corpus's {@code <runtime>-<gc>} and {@code <runtime>-windows-<gc>} folders, by name. */
     private List<Path> corpusFolders() throws IOException {
         if (!Files.isDirectory(dir)) {
             return List.of();

@@ -12,10 +12,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The golden corpus outside a clone of the project: the fixtures are not shipped, they are built again — the emulator
@@ -89,7 +91,8 @@ public final class GoldenCorpusCache {
 
     /**
      * Makes sure the cache holds every fixture of the released index the glob takes, each with the digest the index
-     * gives, and a copy of the index; returns the corpus folder.
+     * gives, and a copy of the index; returns the corpus folder. A Windows fixture brings its Linux twin, whose bundle
+     * holds the answer key's objects.tsv ({@link GoldenSuiteFixture}).
      *
      * @throws IOException when the released index cannot be read, the cache cannot be written, or a fixture built here
      *                     differs from the released one (the message names the fixture and what differs)
@@ -98,9 +101,16 @@ public final class GoldenCorpusCache {
         Path dir = dir();
         List<IndexRow> rows = CorpusIndex.parse(new String(releasedIndex, StandardCharsets.UTF_8).lines().toList(),
                 "the released corpus.tsv (" + RELEASED_INDEX + ")");
-        List<IndexRow> taken = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
         for (IndexRow row : rows) {
             if (glob.matches(GoldenCorpus.idOf(row))) {
+                ids.add(GoldenCorpus.idOf(row));
+                ids.add(fixtureOf(row).linuxTwin().id());
+            }
+        }
+        List<IndexRow> taken = new ArrayList<>();
+        for (IndexRow row : rows) {
+            if (ids.contains(GoldenCorpus.idOf(row))) {
                 taken.add(row);
             }
         }
@@ -125,12 +135,12 @@ public final class GoldenCorpusCache {
         return dir;
     }
 
-    /** Whether the cache holds the fixture's bundle with the index's digest and its folder of expected outputs. */
+    /** Whether the cache holds the fixture's file with the index's digest and its folder of expected outputs. */
     private static boolean isCached(GoldenFixture fixture, Path dir, IndexRow row) throws IOException {
-        Path bundle = fixture.bundle(dir);
-        return Files.isRegularFile(bundle, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(fixture.expected(dir), LinkOption.NOFOLLOW_LINKS)
+        Path file = fixture.file(dir);
+        return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(fixture.expected(dir), LinkOption.NOFOLLOW_LINKS)
                 && GoldenCorpus.EXPECTED_FILES.stream().allMatch(f -> Files.isRegularFile(fixture.expected(dir).resolve(f), LinkOption.NOFOLLOW_LINKS))
-                && GoldenCorpus.sha256(bundle).equals(row.sha256());
+                && GoldenCorpus.sha256(file).equals(row.sha256());
     }
 
     private static String difference(IndexRow released, IndexRow fresh) {
@@ -142,13 +152,8 @@ public final class GoldenCorpusCache {
     }
 
     private static GoldenFixture fixtureOf(IndexRow row) throws IOException {
-        String id = GoldenCorpus.idOf(row);
-        int slash = id.indexOf('/');
-        try {
-            return new GoldenFixture(id.substring(0, slash), id.substring(slash + 1));
-        } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
-            throw new IOException("the released corpus.tsv names '" + row.path() + "', which is no <runtime>-<gc>/NAME.clrheap.tar.xz", e);
-        }
+        return GoldenFixture.ofPath(row.path()).orElseThrow(() -> new IOException("the released corpus.tsv names '" + row.path()
+                + "', which is no <runtime>-<gc>/NAME.clrheap.tar.xz nor <runtime>-windows-<gc>/NAME.dmp.xz"));
     }
 
     private static byte[] digest(byte[] bytes) {

@@ -1,5 +1,6 @@
 package io.clrheap.conformance.corpus;
 
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.conformance.Fixture;
@@ -9,6 +10,7 @@ import io.clrheap.generator.fixture.FixtureProgress;
 import io.clrheap.generator.fixture.FixtureWriter;
 import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.bundle.BundleManifest;
+import io.clrheap.walker.source.elf.XzCache;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -25,13 +27,16 @@ import java.util.Optional;
  * A fixture of a golden corpus as a conformance suite fixture ({@code clrheap conform --suite golden}). Its answer key
  * is the committed one: the files of {@code NAME.expected/} and {@code objects.tsv} (with references.tsv, roots.tsv
  * and live.tsv when it holds them) taken from the bundle's
- * {@code answer/} through the walker's checking bundle reader. The walker is given the committed bundle, or, for an
- * ELF core or a minidump, one written into the work folder from the same scenario, runtime, GC flavour and seed (the
- * corpus test proves a fresh build is the committed heap byte for byte).
+ * {@code answer/} through the walker's checking bundle reader — for a Windows fixture, from its Linux twin's bundle,
+ * which holds the same answer key ({@link GoldenFixture#linuxTwin()}). The walker is given a Linux fixture's committed
+ * bundle, or, for an ELF core or a minidump, one written into the work folder from the same scenario, runtime, GC
+ * flavour and seed (the corpus test proves a fresh build is the committed heap byte for byte); a Windows fixture's
+ * committed minidump, decompressed into the work folder, whatever {@code format} says: it is the only file a Windows
+ * fixture has.
  *
  * @param fixture the fixture
  * @param corpus  the corpus: where the fixture is, and what it is built from (for ELF cores and minidumps)
- * @param format  the file the walker reads
+ * @param format  the file the walker reads of a Linux fixture
  * @param about   its fixture.txt line (empty when it has none)
  */
 public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, FixtureFormat format, String about) implements SuiteFixture {
@@ -44,14 +49,14 @@ public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, Fix
     }
 
     /**
-     * Every fixture {@code corpus} holds with both its bundle and its expected outputs, sorted by id, each given to the
-     * walker as {@code format}.
+     * Every fixture {@code corpus} holds with both its file and its expected outputs, sorted by id, each Linux one given
+     * to the walker as {@code format}, each Windows one as its minidump.
      */
     public static List<GoldenSuiteFixture> inCorpus(GoldenCorpus corpus, FixtureFormat format) throws IOException {
         List<GoldenSuiteFixture> fixtures = new ArrayList<>();
         for (GoldenFixture f : corpus.committed()) {
             Path expected = f.expected(corpus.dir());
-            if (Files.isRegularFile(f.bundle(corpus.dir()), LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(expected, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.isRegularFile(f.file(corpus.dir()), LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(expected, LinkOption.NOFOLLOW_LINKS)) {
                 fixtures.add(new GoldenSuiteFixture(f, corpus, format, firstLine(expected.resolve("fixture.txt"))));
             }
         }
@@ -68,7 +73,11 @@ public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, Fix
 
     @Override
     public Fixture prepare(Path work) throws IOException {
-        Path bundle = fixture.bundle(corpus.dir());
+        Path bundle = fixture.linuxTwin().file(corpus.dir());
+        if (fixture.platform() == Platform.WINDOWS && !Files.isRegularFile(bundle, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException(fixture.id() + ": its answer key's objects.tsv is in the bundle of its Linux twin, " + fixture.linuxTwin().id()
+                    + ", which the corpus lacks (" + bundle + ")");
+        }
         Path answer = Files.createDirectory(work.resolve("answer"));
         for (String file : GoldenCorpus.EXPECTED_FILES) {
             Path committed = fixture.expected(corpus.dir()).resolve(file);
@@ -94,6 +103,12 @@ public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, Fix
                     }
                 }
             }
+        }
+        if (fixture.platform() == Platform.WINDOWS) {
+            // {dump} is a plain NAME.dmp, as generate writes it: a Windows walker needs no xz
+            Path dump = Files.createDirectory(work.resolve("dump")).resolve(fixture.name() + FixtureFormat.MINIDUMP.suffix());
+            XzCache.decompressTo(fixture.file(corpus.dir()), dump);
+            return new Fixture(name(), about, dump, answer);
         }
         if (format == FixtureFormat.BUNDLE) {
             return new Fixture(name(), about, bundle, answer);

@@ -4,16 +4,18 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * One line of a golden corpus's {@code corpus.tsv}: a fixture's bundle and what it holds.
+ * One line of a golden corpus's {@code corpus.tsv}: a fixture's file and what it holds. A Windows fixture's line is as a
+ * Linux one's, its path naming its folder and file ({@code net8-windows-server/default.dmp.xz}), so the format of the
+ * lines written before there were Windows fixtures is unchanged.
  *
- * @param path    the bundle's path in the corpus, {@code net8-server/default.clrheap.tar.xz}
+ * @param path    the file's path in the corpus, {@code net8-server/default.clrheap.tar.xz}, {@code net8-windows-server/default.dmp.xz}
  * @param runtime the runtime's short name, {@code net8}
  * @param gc      the GC flavour's id, {@code server}
  * @param heaps   the GC heaps
  * @param seed    the scenario's seed
  * @param objects the heap's objects, free ones included
  * @param bytes   their unaligned sizes, summed
- * @param sha256  the bundle's SHA-256, lowercase hex
+ * @param sha256  the file's SHA-256, lowercase hex
  */
 public record IndexRow(String path, String runtime, String gc, int heaps, long seed, long objects, long bytes, String sha256)
         implements Comparable<IndexRow> {

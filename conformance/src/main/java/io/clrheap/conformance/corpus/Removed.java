@@ -1,16 +1,15 @@
 package io.clrheap.conformance.corpus;
 
 /**
- * A fixture the corpus holds that no built-in scenario, runtime and GC flavour writes any more.
+ * A fixture the corpus holds that no built-in scenario, runtime, platform and GC flavour writes any more.
  *
  * @param fixture the fixture
+ * @param reason  why not: {@code no built-in scenario 'x'}, {@code clrheap builds no runtime net7}, {@code no Windows process: ...}
  */
-public record Removed(GoldenFixture fixture) implements FixtureOutcome {
+public record Removed(GoldenFixture fixture, String reason) implements FixtureOutcome {
 
     @Override
     public String summary() {
-        return fixture.runtime().isEmpty()
-                ? "clrheap builds no runtime " + fixture.folder().substring(0, fixture.folder().indexOf('-'))
-                : "no built-in scenario '" + fixture.name() + "'";
+        return reason;
     }
 }

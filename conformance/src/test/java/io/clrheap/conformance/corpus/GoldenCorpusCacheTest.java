@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clrheap.conformance.FixtureGlob;
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
@@ -61,12 +62,12 @@ class GoldenCorpusCacheTest {
     void onlyTheFixturesTheGlobTakesAreBuiltEachTheReleasedBundleByteForByte() throws IOException {
         GoldenCorpusCache cache = new GoldenCorpusCache(cacheRoot, released, builder(cacheRoot));
 
-        assertThat(prepare(cache, "net8-*/tiny")).containsExactly(new Ready("net8-server/tiny", true), new Ready("net8-workstation/tiny", true));
-
-        assertThat(Files.readAllBytes(NET8_TINY.bundle(cache.dir()))).isEqualTo(Files.readAllBytes(NET8_TINY.bundle(release)));
+        assertThat(prepare(cache, "net8-*/tiny")).containsExactly(new Ready("net8-server/tiny", true), new Ready("net8-windows-server/tiny", true),
+                new Ready("net8-windows-workstation/tiny", true), new Ready("net8-workstation/tiny", true));
+        assertThat(Files.readAllBytes(NET8_TINY.file(cache.dir()))).isEqualTo(Files.readAllBytes(NET8_TINY.file(release)));
         assertThat(Files.readString(NET8_TINY.expected(cache.dir()).resolve("eeheap.txt")))
                 .isEqualTo(Files.readString(NET8_TINY.expected(release).resolve("eeheap.txt")));
-        assertThat(GoldenFixture.of("tiny", RuntimeVersion.NET9, GcFlavor.SERVER).bundle(cache.dir())).doesNotExist();
+        assertThat(GoldenFixture.of("tiny", RuntimeVersion.NET9, GcFlavor.SERVER).file(cache.dir())).doesNotExist();
         assertThat(Files.readAllBytes(cache.dir().resolve(CorpusIndex.NAME))).isEqualTo(released);
     }
 
@@ -82,10 +83,21 @@ class GoldenCorpusCacheTest {
     void aCachedBundleWhoseDigestIsWrongIsBuiltAgain() throws IOException {
         GoldenCorpusCache cache = new GoldenCorpusCache(cacheRoot, released, builder(cacheRoot));
         prepare(cache, "net8-server/tiny");
-        Files.write(NET8_TINY.bundle(cache.dir()), new byte[] {1, 2, 3});
+        Files.write(NET8_TINY.file(cache.dir()), new byte[] {1, 2, 3});
 
         assertThat(prepare(cache, "net8-server/tiny")).containsExactly(new Ready("net8-server/tiny", true));
-        assertThat(Files.readAllBytes(NET8_TINY.bundle(cache.dir()))).isEqualTo(Files.readAllBytes(NET8_TINY.bundle(release)));
+        assertThat(Files.readAllBytes(NET8_TINY.file(cache.dir()))).isEqualTo(Files.readAllBytes(NET8_TINY.file(release)));
+    }
+
+    @Test
+    void aWindowsFixtureIsBuiltWithItsLinuxTwinWhoseBundleHoldsTheirAnswerKey() throws IOException {
+        GoldenCorpusCache cache = new GoldenCorpusCache(cacheRoot, released, builder(cacheRoot));
+        GoldenFixture windows = GoldenFixture.of("tiny", RuntimeVersion.NET10, Platform.WINDOWS, GcFlavor.WORKSTATION);
+
+        assertThat(prepare(cache, windows.id())).containsExactly(new Ready("net10-windows-workstation/tiny", true), new Ready("net10-workstation/tiny", true));
+
+        assertThat(Files.readAllBytes(windows.file(cache.dir()))).isEqualTo(Files.readAllBytes(windows.file(release)));
+        assertThat(windows.linuxTwin().file(cache.dir())).isRegularFile();
     }
 
     @Test

@@ -2,8 +2,9 @@ package io.clrheap.golden.synthetic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clrheap.emulator.module.Platform;
 import io.clrheap.walker.source.FileTrees;
-import io.clrheap.conformance.corpus.BundleDifference;
+import io.clrheap.conformance.corpus.DumpDifference;
 import io.clrheap.conformance.corpus.Changed;
 import io.clrheap.conformance.corpus.CorpusIndex;
 import io.clrheap.conformance.corpus.FileDifference;
@@ -37,8 +38,10 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The committed synthetic golden corpus, golden/synthetic, is exactly what clrheap writes today: every fixture built
- * again is the committed one byte for byte, every built-in scenario on every runtime and GC flavour has one and
- * nothing else is there, and corpus.tsv describes the files. When a change is intended: ./clrheap golden --update.
+ * again is the committed one byte for byte (a Linux process's bundle, a Windows process's compressed minidump), every
+ * built-in scenario on every runtime and GC flavour has one (and a Windows one on the runtimes with Windows layouts) and
+ * nothing else is there, a Windows fixture's answer key is its Linux twin's, and corpus.tsv describes the files. When a
+ * change is intended: ./clrheap golden --update.
  */
 class GoldenCorpusTest {
 
@@ -96,13 +99,14 @@ class GoldenCorpusTest {
         Path file = CORPUS.resolve(CorpusIndex.NAME);
         List<IndexRow> rows = CorpusIndex.read(file);
         assertThat(Files.readString(file, StandardCharsets.UTF_8)).as("corpus.tsv is sorted and in its own format").isEqualTo(CorpusIndex.format(rows));
-        assertThat(rows).extracting(IndexRow::path).containsExactlyElementsOf(corpus.committed().stream().map(f -> f.folder() + "/" + f.bundleName()).toList());
+        assertThat(rows).extracting(IndexRow::path).containsExactlyElementsOf(corpus.committed().stream().map(GoldenFixture::path).toList());
         for (IndexRow row : rows) {
-            GoldenFixture f = corpus.committed().stream().filter(c -> (c.folder() + "/" + c.bundleName()).equals(row.path())).findFirst().orElseThrow();
-            assertThat(row.sha256()).as("%s: sha256 of %s", row.path(), f.bundle(CORPUS)).isEqualTo(sha256(f.bundle(CORPUS)));
+            GoldenFixture f = corpus.committed().stream().filter(c -> c.path().equals(row.path())).findFirst().orElseThrow();
+            assertThat(row.sha256()).as("%s: sha256 of %s", row.path(), f.file(CORPUS)).isEqualTo(sha256(f.file(CORPUS)));
             assertThat(new ObjectTotals(row.objects(), row.bytes())).as("%s: objects and bytes (dumpheap-stat.txt's total)", row.path())
                     .isEqualTo(ObjectTotals.of(f.expected(CORPUS).resolve("dumpheap-stat.txt")));
-            assertThat(row.runtime() + "-" + row.gc()).as("%s: runtime and GC flavour", row.path()).isEqualTo(f.folder());
+            assertThat(List.of(row.runtime(), row.gc())).as("%s: runtime and GC flavour", row.path())
+                    .containsExactly(f.runtime().orElseThrow().shortName(), f.gc().id());
             Matcher about = ABOUT.matcher(Files.readAllLines(f.expected(CORPUS).resolve("fixture.txt"), StandardCharsets.UTF_8).getFirst());
             assertThat(about.matches()).as("%s: fixture.txt", f.id()).isTrue();
             assertThat(List.of(about.group(1), about.group(2), about.group(3), about.group(4), about.group(5))).as("%s: fixture.txt says", row.path())
@@ -110,10 +114,32 @@ class GoldenCorpusTest {
         }
     }
 
+    @Test
+    void theWindowsFixturesAreThoseOfTheBuildsWithWindowsLayoutsNet8AndNet10() {
+        // .NET 9 has no Windows layout (there is no Windows .NET 9 process to take it from), so no Windows fixture
+        assertThat(corpus.fixtures().stream().filter(f -> f.platform() == Platform.WINDOWS).map(GoldenFixture::folder).distinct().sorted())
+                .containsExactly("net10-windows-server", "net10-windows-workstation", "net8-windows-server", "net8-windows-workstation");
+        assertThat(corpus.fixtures()).filteredOn(f -> f.platform() == Platform.WINDOWS).extracting(GoldenFixture::linuxTwin)
+                .allSatisfy(twin -> assertThat(corpus.fixtures()).contains(twin));
+    }
+
+    @Test
+    void everyWindowsFixtureHasTheAnswerKeyOfItsLinuxTwin() throws IOException {
+        // the Windows variant of a process holds its heaps at the Linux one's addresses: one answer key serves both, and
+        // conform reads a Windows fixture's objects.tsv from its twin's bundle
+        List<GoldenFixture> windows = corpus.committed().stream().filter(f -> f.platform() == Platform.WINDOWS).toList();
+        assertThat(windows).as("Windows fixtures in %s", CORPUS.toAbsolutePath()).isNotEmpty();
+        for (GoldenFixture f : windows) {
+            for (String file : GoldenCorpus.EXPECTED_FILES) {
+                assertThat(f.expected(CORPUS).resolve(file)).as("%s/%s", f.id(), file).hasSameBinaryContentAs(f.linuxTwin().expected(CORPUS).resolve(file));
+            }
+        }
+    }
+
     /** Builds the fixture in a folder of its own and compares it with the committed one. */
     private static FixtureOutcome rebuild(GoldenFixture f) throws IOException {
         if (corpus.scenario(f).isEmpty()) {
-            return new Removed(f);
+            return new Removed(f, corpus.whyNot(f));
         }
         Path fresh = Files.createTempDirectory("golden-corpus-test-");
         try {
@@ -129,8 +155,7 @@ class GoldenCorpusTest {
         StringBuilder s = new StringBuilder(outcome.fixture().id()).append(" in ").append(CORPUS.toAbsolutePath()).append(" is not what clrheap writes now:\n");
         switch (outcome) {
             case Changed c -> {
-                c.bundle().map(BundleDifference::describe)
-                        .ifPresent(b -> s.append("  ").append(c.fixture().bundleName()).append(": ").append(b.replaceFirst("^bundle:? ?", "")).append('\n'));
+                c.dump().map(DumpDifference::describe).ifPresent(d -> s.append("  ").append(c.fixture().fileName()).append(": ").append(d).append('\n'));
                 for (FileDifference d : c.files()) {
                     s.append("  ").append(c.fixture().expectedName()).append('/').append(d.detail().replace("\n", "\n  ")).append('\n');
                 }

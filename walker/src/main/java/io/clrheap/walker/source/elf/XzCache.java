@@ -106,6 +106,15 @@ public final class XzCache {
         return cache;
     }
 
+    /**
+     * Decompresses {@code xz} (an ELF core or a minidump) into {@code target}, bounded as {@link #decompressed} is, for a
+     * copy that must not land beside the {@code .xz}: conform hands a walker a golden fixture's minidump from its work
+     * folder and leaves the corpus folder as it is.
+     */
+    public static void decompressTo(Path xz, Path target) throws IOException {
+        decompress(xz, target, uncompressedSize(xz), Files.getLastModifiedTime(xz), note -> { });
+    }
+
     /** Where the cache of {@code xz} lives. */
     Path cacheFile(Path xz, BasicFileAttributes attributes, boolean besideWritable) {
         if (besideWritable) {

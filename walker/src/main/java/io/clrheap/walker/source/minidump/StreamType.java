@@ -4,7 +4,7 @@ package io.clrheap.walker.source.minidump;
  * The stream types this reader knows (MINIDUMP_STREAM_TYPE; llvm/llvm-project
  * llvm/include/llvm/BinaryFormat/MinidumpConstants.def, confirmed by dbghelp.h), and clrheap's own.
  */
-final class StreamType {
+public final class StreamType {
 
     static final long UNUSED = 0;
     static final long THREAD_LIST = 3;
@@ -19,8 +19,8 @@ final class StreamType {
     private StreamType() {
     }
 
-    /** The stream's name, for messages: {@code Memory64ListStream}, {@code stream 0x47670009}. */
-    static String name(long type) {
+    /** The stream's name, for messages: {@code Memory64ListStream}, {@code stream 0x47670009}; public for the golden corpus's diffs. */
+    public static String name(long type) {
         return switch ((int) type) {
             case 3 -> "ThreadListStream";
             case 4 -> "ModuleListStream";
