@@ -32,9 +32,10 @@ import java.util.Optional;
 
 /**
  * Opens a process image as a {@link Target}: finds the runtime module (the mapped file whose dynamic symbols
- * export {@code g_dacTable}; on Windows the module whose PE exports do), identifies the exact build from the dump
- * itself ({@code DotNetRuntimeInfo}, else the length of {@code g_dacTable}; on Windows, where exports have no size,
- * else the contract descriptor: see {@link #openWindows}), loads the matching profile and validates it on the dump.
+ * export {@code g_dacTable}; on Windows the module whose PE exports do, a coreclr.dll or a single-file host),
+ * identifies the exact build from the dump itself ({@code DotNetRuntimeInfo}, else the length of {@code g_dacTable}; on
+ * Windows, where exports have no size, else the version resource, else the contract descriptor: see
+ * {@link #openWindows}), loads the matching profile and validates it on the dump.
  * An unknown build is refused, never walked with a guessed profile. Facts: docs/reference/discovery.md sections 2-4.
  *
  * <p>Long because the Linux path (file mappings, ELF dynamic symbols) and the Windows path (minidump module list, PE
