@@ -41,6 +41,22 @@ class ExplainCommandTest {
     }
 
     @Test
+    void aWindowsMinidumpsCoreclrDllIsNamedByItsVersionResource() {
+        Path out = dir.resolve("windows");
+        Outcome g = run("generate", "--scenario", "min-object", "--runtime", "net8", "--gc", "workstation", "--format", "minidump", "--out",
+                out.toString(), "-q");
+        assertThat(g.exitCode()).as(g.err()).isZero();
+        Outcome r = run("explain", out.resolve("min-object-net8-workstation.dmp").toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        // (the narration wraps its notes: each fragment is one that fits on a line)
+        assertThat(r.out()).contains("the module whose PE export directory exports g_dacTable", "version resource",
+                        "RT_VERSION of coreclr.dll at 0x", "(data directory 2", "type 16 (RT_VERSION)", "→ name 1 → language 0x409",
+                        "dwFileVersionLS", "file build 3026 (patch = build / 100 = 30)", "file version 8.0.3026.36720",
+                        "the build was named by the version resource (VS_FIXEDFILEINFO)")
+                .doesNotContain("DotNetRuntimeInfo at");
+    }
+
+    @Test
     void aStringsSizeAndSuccessorAreExplained() {
         Outcome r = run("explain", bundle, "--object", firstObject("System.String"));
         assertThat(r.exitCode()).as(r.err()).isZero();

@@ -23,12 +23,12 @@ import java.util.Set;
  *   <li>.NET 9 on: {@code DotNetRuntimeContractDescriptor} ("; cDAC contract descriptor"), which
  *       {@link RuntimeGlobals} exports with the descriptor it points at.</li>
  * </ul>
- * Not in that file, so not exported by the real coreclr.dll: {@code g_dacTable} (on Windows the DAC finds the table in
- * the resource {@code COREXTERNALDATAACCESSRESOURCE} that DacTableGen builds from coreclr.pdb; only the single-file host
- * exports it, {@code g_dacTable = s_dacGlobals} in singlefilehost.def) and {@code DotNetRuntimeInfo} (runtimeinfo.cpp
- * exports it under {@code HOST_UNIX} only; singlefilehost.def exports it {@code @4}). The emulated coreclr.dll keeps
- * both: clrheap's walker finds a Windows runtime by the {@code g_dacTable} export (TargetOpener.locateWindows) and names
- * its build by DotNetRuntimeInfo.
+ * Not in that file, but exported all the same: {@code g_dacTable}, by a linker directive of
+ * {@code src/coreclr/debug/ee/dactable.cpp} ({@code #pragma comment(linker, "/EXPORT:g_dacTable=?s_dacGlobals@_DacGlobals@@0U1@B")},
+ * .NET 7 on: dotnet/runtime#68065; before, the table was the resource {@code COREXTERNALDATAACCESSRESOURCE}), which
+ * {@link RuntimeGlobals} exports with the table. Not exported by the real coreclr.dll, nor by the emulated one:
+ * {@code DotNetRuntimeInfo} (runtimeinfo.cpp exports it under {@code HOST_UNIX} only; singlefilehost.def exports it
+ * {@code @4}). docs/reference/windows.md section 6.
  *
  * <p>Functions point at a stub each in .text ({@code mov eax, E_NOTIMPL; ret}: every one of them returns an HRESULT,
  * and nothing in an emulated process calls them); data at initialized variables in .data: {@code g_CLREngineMetrics}
@@ -56,9 +56,6 @@ final class CoreclrDllExports {
             new Export("coreclr_shutdown_2", Kind.FUNCTION, 0),
             new Export("MetaDataGetDispenser", Kind.FUNCTION, 0));
     private static final Export CONTRACT_DESCRIPTOR = new Export("DotNetRuntimeContractDescriptor", Kind.DATA, 0);
-
-    /** The exports clrheap's emulated coreclr.dll has beyond the real set, and why: see the class comment. */
-    static final Set<String> CLRHEAP_ONLY = Set.of("g_dacTable", "DotNetRuntimeInfo");
 
     /** {@code mov eax, 0x80004001 (E_NOTIMPL); ret}. */
     private static final byte[] STUB = {(byte) 0xb8, 0x01, 0x40, 0x00, (byte) 0x80, (byte) 0xc3};

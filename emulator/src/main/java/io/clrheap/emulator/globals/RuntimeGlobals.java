@@ -22,7 +22,8 @@ import io.clrheap.emulator.process.ProcessLayout;
 /**
  * The runtime module and its globals: {@code g_dacTable} with the build's length, each entry the address of a
  * variable in the module's .bss (the named ones where the build has them, a variable of its own for every other
- * entry); {@code GcDacVars} and the variables it points to; {@code DotNetRuntimeInfo} where the build exports it, and the
+ * entry); {@code GcDacVars} and the variables it points to; {@code DotNetRuntimeInfo} where the build exports it (not on
+ * Windows: a coreclr.dll's build is named by its version resource, which the PE image carries), and the
  * build's sccsid string {@code @(#)Version <file version> @Commit: <commit>} in .data — all of the build the layout is of
  * ({@link RuntimeLayout#primaryBuild()}: {@code ProfileLoader.load(version, gc, build)}), so that a reader names it exactly.
  * The module is laid out first and mapped into memory, so that the rest of the build writes into its variables.
@@ -34,9 +35,9 @@ import io.clrheap.emulator.process.ProcessLayout;
 public final class RuntimeGlobals {
 
     /**
-     * The versions whose emulated module exports DotNetRuntimeInfo: the real .NET 8 and 10 processes of the profiles are
-     * single-file hosts, which export it; the .NET 9 one runs libcoreclr.so, which does not (docs/reference/discovery.md
-     * section 2).
+     * The versions whose emulated Linux module exports DotNetRuntimeInfo: the real .NET 8 and 10 processes of the
+     * profiles are single-file hosts, which export it; the .NET 9 one runs libcoreclr.so, which does not
+     * (docs/reference/discovery.md section 2). The Windows module is coreclr.dll, which exports it in no version.
      */
     private static final java.util.Set<RuntimeVersion> EXPORTS_RUNTIME_INFO = java.util.EnumSet.of(RuntimeVersion.NET8, RuntimeVersion.NET10);
     /** GcDacVars minor versions (docs/reference/discovery.md section 5). */
@@ -134,8 +135,12 @@ public final class RuntimeGlobals {
         vtable = module.reserveData(8 * slots, 16);
         long code = module.reserveText(GcStatics.CODE_STRIDE * slots, 16);
         variables.put("code", code);
-        boolean exportsRuntimeInfo = EXPORTS_RUNTIME_INFO.contains(layout.version());
-        runtimeInfo = exportsRuntimeInfo ? module.reserveData(layout.type("DotNetRuntimeInfo").size().orElseThrow(), 16) : 0;
+        // DotNetRuntimeInfo: a Windows coreclr.dll does not export it (runtimeinfo.cpp exports it under HOST_UNIX only;
+        // docs/reference/windows.md section 6), but its room stays, so that what follows keeps its Linux address
+        boolean reservesRuntimeInfo = EXPORTS_RUNTIME_INFO.contains(layout.version());
+        long runtimeInfoRoom = reservesRuntimeInfo ? module.reserveData(layout.type("DotNetRuntimeInfo").size().orElseThrow(), 16) : 0;
+        boolean exportsRuntimeInfo = reservesRuntimeInfo && module.platform() != io.clrheap.emulator.module.Platform.WINDOWS;
+        runtimeInfo = exportsRuntimeInfo ? runtimeInfoRoom : 0;
         // .NET 9+: the cDAC contract descriptor, its JSON and pointer data in .data
         if (layout.findType("ContractDescriptor").isPresent()) {
             byte[] json = ContractDescriptorBuilder.bytes(ContractDescriptorBuilder.json(layout, DESCRIPTOR_POINTERS));
@@ -169,6 +174,7 @@ public final class RuntimeGlobals {
             // every variable above keeps the address it has in the Linux build
             CoreclrDllExports.addTo(module, layout.version(), module.exportedNames());
             module.codeView(io.clrheap.emulator.module.CodeViewRecord.forBuild("coreclr.pdb", fileVersion(build)));
+            module.versionResource(fileVersion(build));
         }
         image = module.build();
         process.memory().reserve("runtime module " + image.path(), image.base(), image.end() - image.base());

@@ -47,6 +47,8 @@ public final class ModuleImageBuilder {
     private final java.util.Map<Long, byte[]> initialized = new java.util.LinkedHashMap<>();
     /** The CodeView record of a PE image's debug directory, where one is given. */
     private CodeViewRecord codeView;
+    /** The file version of a PE image's version resource, where one is given. */
+    private FileVersion versionResource;
 
     /** An ELF shared object ({@code libcoreclr.so}) at {@code base}. */
     public ModuleImageBuilder(String path, long base) {
@@ -114,6 +116,18 @@ public final class ModuleImageBuilder {
             throw new IllegalStateException("a CodeView record belongs to a PE image, and " + path + " is " + platform);
         }
         this.codeView = java.util.Objects.requireNonNull(record, "record");
+        return this;
+    }
+
+    /**
+     * The file version the PE image's version resource (RT_VERSION, a VS_FIXEDFILEINFO) holds: what a debugger names
+     * the module's build by when the dump's module list does not say. Windows only.
+     */
+    public ModuleImageBuilder versionResource(FileVersion version) {
+        if (platform != Platform.WINDOWS) {
+            throw new IllegalStateException("a version resource belongs to a PE image, and " + path + " is " + platform);
+        }
+        this.versionResource = java.util.Objects.requireNonNull(version, "version");
         return this;
     }
 
@@ -272,7 +286,8 @@ public final class ModuleImageBuilder {
         String fileName = path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
         int timeDateStamp = PeHeaders.timeDateStamp(path);
         ByteBuffer image = ByteBuffer.allocate((int) BSS).order(ByteOrder.LITTLE_ENDIAN);
-        PeHeaders.write(image, fileName, base, timeDateStamp, TEXT, DATA, BSS, bssEnd, exports, java.util.Optional.ofNullable(codeView));
+        PeHeaders.write(image, fileName, base, timeDateStamp, TEXT, DATA, BSS, bssEnd, exports, java.util.Optional.ofNullable(codeView),
+                java.util.Optional.ofNullable(versionResource));
         putInitialized(image);
         byte[] bytes = image.array();
         return new ModuleImage(path, base, base + bssEnd, bytes, bytes.clone(), Platform.WINDOWS, timeDateStamp);

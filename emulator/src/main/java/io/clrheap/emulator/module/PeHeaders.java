@@ -11,7 +11,8 @@ import java.util.zip.CRC32;
  * The header part of a PE32+ image for x64 ({@code coreclr.dll}): the DOS header with {@code e_lfanew}, the
  * {@code PE\0\0} signature, the COFF file header, the PE32+ optional header with its data directories, the section
  * table, and in a read-only {@code .rdata} section the export directory and the debug directory with its CodeView
- * record. Facts: the Microsoft "PE Format" specification (learn.microsoft.com/windows/win32/debug/pe-format) — header
+ * record, and in a {@code .rsrc} section the resource directory with the version resource ({@link PeResources}). Facts:
+ * the Microsoft "PE Format" specification (learn.microsoft.com/windows/win32/debug/pe-format) — header
  * fields and sizes, section flags, the export directory table, export address, name pointer and ordinal tables, the
  * debug directory (28 bytes an entry; IMAGE_DIRECTORY_ENTRY_DEBUG is data directory 6, IMAGE_DEBUG_TYPE_CODEVIEW 2;
  * sizes checked with mingw-w64's winnt.h, docs/reference/dump-formats.md section 3.9).
@@ -33,6 +34,11 @@ final class PeHeaders {
     static final int OPTIONAL_HEADER_SIZE = 112 + 16 * 8;
     /** Where .rdata (the export directory) starts: after the headers' page. */
     static final long RDATA = 0x1000;
+    /**
+     * Where .rsrc (the resource directory) starts when the image has one: the last page before .text, where the emulated
+     * layout has room (link.exe puts .rsrc after .data; no reader depends on the order of sections).
+     */
+    static final long RSRC = 0xf000;
     private static final int SECTION_HEADER_SIZE = 40;
     private static final int EXPORT_DIRECTORY_SIZE = 40;
     /** IMAGE_DEBUG_DIRECTORY: Characteristics, TimeDateStamp, Major/MinorVersion, Type, SizeOfData, AddressOfRawData, PointerToRawData. */
@@ -66,22 +72,32 @@ final class PeHeaders {
     }
 
     /**
-     * Writes the headers, the export directory and, where a CodeView record is given, the debug directory into
-     * {@code image} (little endian, zero-filled, at least {@code bss} bytes).
+     * Writes the headers, the export directory, where a CodeView record is given the debug directory, and where a file
+     * version is given the resource directory with the version resource into {@code image} (little endian,
+     * zero-filled, at least {@code bss} bytes).
      *
      * @param text     RVA of .text; .rdata must end before it
      * @param data     RVA of .data
      * @param bss      RVA where .data's file bytes end
      * @param bssEnd   RVA where .bss ends, page aligned: SizeOfImage
      * @param codeView the record the debug directory points at, or none (no debug directory)
+     * @param version  the file version of the version resource, or none (no resource directory, no .rsrc)
      */
     static void write(ByteBuffer image, String fileName, long base, int timeDateStamp, long text, long data, long bss, long bssEnd,
-                      List<ModuleImageBuilder.Export> exports, java.util.Optional<CodeViewRecord> codeView) {
-        long exportEnd = RDATA + writeExports(image, fileName, base, text, exports);
+                      List<ModuleImageBuilder.Export> exports, java.util.Optional<CodeViewRecord> codeView,
+                      java.util.Optional<FileVersion> version) {
+        // the resource directory, where there is a version resource: its own section in the last page before .text
+        long rdataEnd = version.isPresent() ? RSRC : text;
+        byte[] resources = version.map(v -> PeResources.version(RSRC, v)).orElse(new byte[0]);
+        if (RSRC + resources.length > text) {
+            throw new IllegalStateException("the resource directory of " + fileName + " does not fit below .text");
+        }
+        image.put((int) RSRC, resources);
+        long exportEnd = RDATA + writeExports(image, fileName, base, rdataEnd, exports);
         long exportSize = exportEnd - RDATA;
         long debugDirectory = (exportEnd + 3) & -4L;
         if (codeView.isPresent()) {
-            writeDebugDirectory(image, debugDirectory, timeDateStamp, codeView.get(), text, fileName);
+            writeDebugDirectory(image, debugDirectory, timeDateStamp, codeView.get(), rdataEnd, fileName);
         }
 
         // DOS header: "MZ", e_lfanew at 0x3c; the fields between are those of any linker's DOS header
@@ -94,20 +110,21 @@ final class PeHeaders {
         image.position(NT_HEADERS);
         image.put(new byte[] {'P', 'E', 0, 0});
         image.putShort((short) MACHINE_AMD64);
-        image.putShort((short) 3);                      // NumberOfSections
+        image.putShort((short) (version.isPresent() ? 4 : 3)); // NumberOfSections
         image.putInt(timeDateStamp);
         image.putInt(0).putInt(0);                      // no COFF symbol table
         image.putShort((short) OPTIONAL_HEADER_SIZE);
         image.putShort((short) 0x2022);                 // EXECUTABLE_IMAGE | LARGE_ADDRESS_AWARE | DLL
 
         // the PE32+ optional header
-        long rdataSize = text - RDATA;
+        long rdataSize = rdataEnd - RDATA;
+        long rsrcSize = text - rdataEnd;
         long textSize = data - text;
         long dataFileSize = bss - data;
         image.putShort((short) PE32_PLUS);
         image.put((byte) 14).put((byte) 0);             // linker version
         image.putInt((int) textSize);                   // SizeOfCode
-        image.putInt((int) (rdataSize + dataFileSize)); // SizeOfInitializedData
+        image.putInt((int) (rdataSize + rsrcSize + dataFileSize)); // SizeOfInitializedData
         image.putInt(0);                                // SizeOfUninitializedData: .bss is .data's virtual tail
         image.putInt(0);                                // AddressOfEntryPoint: optional for a DLL
         image.putInt((int) text);                       // BaseOfCode
@@ -127,6 +144,9 @@ final class PeHeaders {
         image.putInt(16);                               // NumberOfRvaAndSizes
         int directories = image.position();
         image.putInt(directories, (int) RDATA).putInt(directories + 4, (int) exportSize); // [0] export table
+        if (version.isPresent()) {                      // [2] resource directory
+            image.putInt(directories + 2 * 8, (int) RSRC).putInt(directories + 2 * 8 + 4, resources.length);
+        }
         if (codeView.isPresent()) {                     // [6] debug directory; the others stay empty
             image.putInt(directories + 6 * 8, (int) debugDirectory).putInt(directories + 6 * 8 + 4, DEBUG_DIRECTORY_SIZE);
         }
@@ -134,6 +154,9 @@ final class PeHeaders {
 
         // the section table
         section(image, ".rdata", rdataSize, RDATA, rdataSize, INITIALIZED_DATA | MEM_READ);
+        if (version.isPresent()) {
+            section(image, ".rsrc", rsrcSize, rdataEnd, rsrcSize, INITIALIZED_DATA | MEM_READ);
+        }
         section(image, ".text", textSize, text, textSize, CODE | MEM_EXECUTE | MEM_READ);
         section(image, ".data", bssEnd - data, data, dataFileSize, INITIALIZED_DATA | MEM_READ | MEM_WRITE);
         if (image.position() > RDATA) {

@@ -143,12 +143,12 @@ class MinidumpExternalToolsTest {
             assertThat(result.output()).contains("Format: COFF-x86-64", "Arch: x86_64", "Machine: IMAGE_FILE_MACHINE_AMD64 (0x8664)")
                     .contains("Name: g_dacTable");
             assertThat(result.output().contains("Name: DotNetRuntimeContractDescriptor")).isEqualTo(version != RuntimeVersion.NET8);
-            assertThat(result.output().contains("Name: DotNetRuntimeInfo")).isTrue();
+            assertThat(result.output()).as("a coreclr.dll exports no DotNetRuntimeInfo").doesNotContain("Name: DotNetRuntimeInfo");
 
-            // the real coreclr.dll's exports (mscorwks_ntdef.src), by ordinal, and clrheap's two (g_dacTable, DotNetRuntimeInfo):
-            // g_CLREngineMetrics @2, CLRJitAttachState @3, the rest in name order after them
+            // the real coreclr.dll's exports (mscorwks_ntdef.src, and g_dacTable by dactable.cpp's linker directive), by
+            // ordinal: g_CLREngineMetrics @2, CLRJitAttachState @3, the rest in name order after them
             List<String> expected = new ArrayList<>(List.of("2 g_CLREngineMetrics", "3 CLRJitAttachState"));
-            List<String> rest = new ArrayList<>(List.of("DotNetRuntimeInfo", "GetCLRRuntimeHost", "MetaDataGetDispenser", "coreclr_create_delegate",
+            List<String> rest = new ArrayList<>(List.of("GetCLRRuntimeHost", "MetaDataGetDispenser", "coreclr_create_delegate",
                     "coreclr_execute_assembly", "coreclr_initialize", "coreclr_set_error_writer", "coreclr_shutdown", "coreclr_shutdown_2", "g_dacTable"));
             if (version != RuntimeVersion.NET8) {
                 rest.add(0, "DotNetRuntimeContractDescriptor");
@@ -175,6 +175,11 @@ class MinidumpExternalToolsTest {
             Matcher guid = Pattern.compile("PDBGUID: \\(([0-9A-F ]+)\\)").matcher(debug.output());
             assertThat(guid.find()).as(debug.output()).isTrue();
             assertThat(guid.group(1).replace(" ", "")).isEqualTo(HexFormat.of().withUpperCase().formatHex(moduleCodeView(file), 4, 20));
+
+            // the resource directory: the version resource, type 16 (RT_VERSION), name 1, language 0x409
+            ExternalTool.Result resources = ExternalTool.run(readobj, List.of("--coff-resources", image.toString()), dir, 60);
+            assertThat(resources.exitCode()).as(resources.output()).isZero();
+            assertThat(resources.output()).as(resources.output()).contains("Type: VERSIONINFO (ID 16)", "Name: (ID 1)", "Language: (ID 1033)", "DataSize: 92");
         }
     }
 

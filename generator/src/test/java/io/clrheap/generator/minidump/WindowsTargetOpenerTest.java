@@ -20,9 +20,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * How a Windows target's build is identified when g_dacTable, a PE export, has no size: by DotNetRuntimeInfo, else
- * by the contracts of the contract descriptor; the table's length is then the build's. Opened from the process
- * memory and a module list, as a minidump gives them.
+ * How a Windows target's build is identified when g_dacTable, a PE export, has no size: a coreclr.dll exports no
+ * DotNetRuntimeInfo, so by the version resource the module list gives, else the image's own, else the contracts of the
+ * contract descriptor; the table's length is then the build's. And how a coreclr.dll without the export is refused.
+ * Opened from the process memory and a module list, as a minidump gives them.
  */
 class WindowsTargetOpenerTest {
 
@@ -56,11 +57,21 @@ class WindowsTargetOpenerTest {
         throw new AssertionError(text + " is not in the module");
     }
 
+    /** The image's version resource made unreadable as one: its type id 16 (RT_VERSION) turned into 17. */
+    private static void dropVersionResource(EmulatedRuntime process) {
+        long base = process.module().base();
+        long optional = base + process.memory().readU32(base + 0x3c) + 24;
+        long root = base + process.memory().readU32(optional + 112 + 2 * 8);
+        assertThat(process.memory().readU32(root + 16)).isEqualTo(16);
+        process.memory().writeInt(root + 16, 17);
+    }
+
     @Test
-    void dotNet8IsIdentifiedByDotNetRuntimeInfo() throws Exception {
-        Target target = open(windows(RuntimeVersion.NET8));
+    void coreclrDllIsIdentifiedByTheVersionResourceTheModuleListGives() throws Exception {
+        EmulatedRuntime process = windows(RuntimeVersion.NET8);
+        Target target = opener.openWindows(process.memory(), modulesWithVersion(process, process.module().fileVersion().toString()));
         assertThat(target.version()).isEqualTo("8.0.30");
-        assertThat(target.versionSource()).startsWith("DotNetRuntimeInfo at 0x");
+        assertThat(target.versionSource()).isEqualTo("the version resource (VS_FIXEDFILEINFO) of coreclr.dll in the minidump's module list");
         assertThat(target.module().dacTableLength()).as("the Windows table (the Linux one has 157)").isEqualTo(169);
         assertThat(target.module().symbolsFrom()).contains("PE exports");
         assertThat(target.layoutSource()).contains("builds/windows-x64-8.0.30.json");
@@ -68,10 +79,26 @@ class WindowsTargetOpenerTest {
     }
 
     @Test
-    void withoutDotNetRuntimeInfoDotNet10IsIdentifiedByItsContracts() throws Exception {
+    void withoutOneInTheModuleListTheImagesOwnVersionResourceNamesTheBuild() throws Exception {
+        for (RuntimeVersion v : List.of(RuntimeVersion.NET8, RuntimeVersion.NET10)) {
+            EmulatedRuntime process = windows(v);
+            Target target = open(process);
+            assertThat(target.version()).isEqualTo(v == RuntimeVersion.NET8 ? "8.0.30" : "10.0.9");
+            assertThat(target.versionSource()).startsWith("the version resource (RT_VERSION, VS_FIXEDFILEINFO at 0x").endsWith("of coreclr.dll's image");
+            assertThat(target.module().dacTableLength()).isEqualTo(v == RuntimeVersion.NET8 ? 169 : 138);
+        }
+    }
+
+    private static List<MinidumpModule> modulesWithVersion(EmulatedRuntime process, String fileVersion) {
+        var m = process.module();
+        return List.of(new MinidumpModule(m.base(), m.size(), m.path(), Integer.toUnsignedLong(m.timeDateStamp()), 0, fileVersion));
+    }
+
+    @Test
+    void withoutAnyVersionResourceDotNet10IsIdentifiedByItsContracts() throws Exception {
         // on Windows only 10.0.9 has a layout, so the contracts every 10.0.x declares name one build
         EmulatedRuntime process = windows(RuntimeVersion.NET10);
-        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
+        dropVersionResource(process);
         Target target = open(process);
         assertThat(target.build().version()).isEqualTo("10.0.9");
         assertThat(target.versionSource()).startsWith("contract descriptor's contracts");
@@ -79,49 +106,72 @@ class WindowsTargetOpenerTest {
     }
 
     @Test
-    void withoutDotNetRuntimeInfoTheBuildIsNamedByTheVersionResourceTheModuleListGives() throws Exception {
-        EmulatedRuntime process = windows(RuntimeVersion.NET10);
-        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
-        var m = process.module();
-        Target target = opener.openWindows(process.memory(), List.of(new MinidumpModule(m.base(), m.size(), m.path(),
-                Integer.toUnsignedLong(m.timeDateStamp()), 0, m.fileVersion().toString())));
-        assertThat(target.version()).isEqualTo("10.0.9");
-        assertThat(target.versionSource()).isEqualTo("the version resource (VS_FIXEDFILEINFO) of coreclr.dll in the minidump's module list");
-        assertThat(target.describe()).isEqualTo(".NET 10.0.9 (10.0.926.27113) on Windows x64, server GC, coreclr.dll");
-    }
-
-    @Test
     void aWindowsBuildWithoutAWindowsLayoutIsRefusedNamingTheOnesThereAre() {
-        // a Windows 9.0.1 runtime: the 10.0.9 process made to say 9.0.1 in its version resource
+        // a Windows 9.0.1 runtime: the 10.0.9 process made to say 9.0.1 in the module list's version resource
         EmulatedRuntime process = windows(RuntimeVersion.NET10);
-        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
-        var m = process.module();
-        assertThatThrownBy(() -> opener.openWindows(process.memory(), List.of(new MinidumpModule(m.base(), m.size(), m.path(),
-                Integer.toUnsignedLong(m.timeDateStamp()), 0, "9.0.124.61010")))).isInstanceOfSatisfying(TargetException.class,
-                        e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))
+        assertThatThrownBy(() -> opener.openWindows(process.memory(), modulesWithVersion(process, "9.0.124.61010")))
+                .isInstanceOfSatisfying(TargetException.class, e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))
                 .hasMessageContaining("is a Windows x64 runtime").hasMessageContaining("no Windows layouts of net9").hasMessageContaining("8.0.30, 10.0.9");
     }
 
     @Test
-    void dotNet10IsIdentifiedByDotNetRuntimeInfo() throws Exception {
-        Target target = open(windows(RuntimeVersion.NET10));
-        assertThat(target.version()).isEqualTo("10.0.9");
-        assertThat(target.module().dacTableLength()).as("the Windows table (the Linux one has 129)").isEqualTo(138);
-    }
-
-    @Test
-    void aModuleWithNeitherDotNetRuntimeInfoNorADescriptorIsRefused() {
+    void aModuleWithNoVersionResourceNorADescriptorIsRefused() {
         EmulatedRuntime process = windows(RuntimeVersion.NET8);
-        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
+        dropVersionResource(process);
         assertThatThrownBy(() -> open(process)).isInstanceOfSatisfying(TargetException.class,
                         e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))
                 .hasMessageContaining("cannot identify the build of coreclr.dll").hasMessageContaining("no size");
     }
 
     @Test
+    void aCoreclrDllWithNeitherTheExportNorTheResourceIsRefusedNamingBoth() {
+        EmulatedRuntime process = windows(RuntimeVersion.NET8);
+        patchModule(process, "g_dacTable\0", "g_dacTablX\0");
+        var m = process.module();
+        List<MinidumpModule> modules = List.of(new MinidumpModule(m.base(), m.size(), "C:\\Program Files\\dotnet\\shared\\x\\CoreCLR.DLL",
+                0, 0, "6.0.3624.51421"));
+        assertThatThrownBy(() -> opener.openWindows(process.memory(), modules)).isInstanceOfSatisfying(TargetException.class,
+                        e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.NOT_A_RUNTIME))
+                .hasMessageContaining(String.format("CoreCLR.DLL at 0x%x (file version 6.0.3624.51421)", m.base()))
+                .hasMessageContaining("neither the export g_dacTable").hasMessageContaining("nor the resource COREXTERNALDATAACCESSRESOURCE");
+    }
+
+    @Test
+    void aCoreclrDllWithTheDacTableResourceIsNamedARuntimeBefore7() {
+        // the image made to look like a .NET 6 coreclr.dll: no g_dacTable export, and its one resource turned into the
+        // RT_RCDATA resource COREXTERNALDATAACCESSRESOURCE holding a DacTableHeader of 10 globals and 2 vtables
+        EmulatedRuntime process = windows(RuntimeVersion.NET8);
+        patchModule(process, "g_dacTable\0", "g_dacTablX\0");
+        var memory = process.memory();
+        long base = process.module().base();
+        long optional = base + memory.readU32(base + 0x3c) + 24;
+        long root = base + memory.readU32(optional + 112 + 2 * 8);
+        memory.writeInt(optional + 112 + 2 * 8 + 4, 0x200);           // the directory's size, room for the name
+        memory.writeInt(root + 16, 10);                                // type RT_RCDATA
+        long names = root + (memory.readU32(root + 20) & 0x7fff_ffffL);
+        memory.writeShort(names + 12, (short) 1);
+        memory.writeShort(names + 14, (short) 0);
+        memory.writeInt(names + 16, 0x8000_0100);                      // a named entry, its name at offset 0x100
+        String name = "COREXTERNALDATAACCESSRESOURCE";
+        memory.writeShort(root + 0x100, (short) name.length());
+        byte[] units = name.getBytes(StandardCharsets.UTF_16LE);
+        memory.write(root + 0x102, units, 0, units.length);
+        long languages = root + (memory.readU32(names + 20) & 0x7fff_ffffL);
+        long data = base + memory.readU32(root + memory.readU32(languages + 20));
+        memory.writeInt(data, 10);
+        memory.writeInt(data + 4, 2);
+        memory.writeInt(data + 8, process.module().timeDateStamp());
+        assertThatThrownBy(() -> open(process)).isInstanceOfSatisfying(TargetException.class,
+                        e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))
+                .hasMessageContaining("coreclr.dll at 0x").hasMessageContaining("is a runtime before .NET 7")
+                .hasMessageContaining(String.format("the resource COREXTERNALDATAACCESSRESOURCE at 0x%x (10 globals and 2 vtables", data))
+                .hasMessageContaining("dotnet/runtime#68065");
+    }
+
+    @Test
     void contractsThatMatchNoProfileAreRefused() {
         EmulatedRuntime process = windows(RuntimeVersion.NET10);
-        patchModule(process, "DotNetRuntimeInfo\0", "XotNetRuntimeInfo\0");
+        dropVersionResource(process);
         patchModule(process, "\"Thread\":1", "\"Thread\":7");
         assertThatThrownBy(() -> open(process)).isInstanceOfSatisfying(TargetException.class,
                         e -> assertThat(e.kind()).isEqualTo(TargetException.Kind.UNSUPPORTED_BUILD))

@@ -78,7 +78,8 @@ class RealDumpExplainTest {
         Set<String> reads = n.events().stream().filter(e -> e instanceof Read r && r.ok())
                 .map(e -> ((Read) e).site().address() + "=" + ((Read) e).value()).collect(Collectors.toSet());
         // the first sections say how the dump was opened (TargetOpener's reads); the chase starts after g_heap_type
-        List<ExplainStep> chase = n.sections().stream().filter(s -> !s.title().equals("runtime module") && !s.title().equals("DotNetRuntimeInfo"))
+        Set<String> opening = Set.of("runtime module", "DotNetRuntimeInfo", "version resource");
+        List<ExplainStep> chase = n.sections().stream().filter(s -> !opening.contains(s.title()))
                 .flatMap(s -> s.steps().stream()).filter(s -> !s.field().endsWith("] g_heap_type")).toList();
         assertThat(chase).isNotEmpty().allSatisfy(s -> assertThat(reads).as(s.field()).contains(s.address() + "=" + s.value()));
     }

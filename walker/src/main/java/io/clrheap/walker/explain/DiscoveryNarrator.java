@@ -14,13 +14,16 @@ import io.clrheap.walker.heap.WalkLimits;
 import io.clrheap.walker.runtime.RuntimeModule;
 import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.symbols.DynamicSymbol;
+import io.clrheap.walker.symbols.ModuleFormatException;
+import io.clrheap.walker.symbols.PeResourceDirectory;
+import io.clrheap.walker.symbols.VersionResource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Narrates the dump path of discovery step by step: how the target was opened (the runtime module, its
- * {@code DotNetRuntimeInfo}, {@code g_dacTable} and {@code g_heap_type}, read here as {@link
+ * {@code DotNetRuntimeInfo} or, in a PE image, its version resource, {@code g_dacTable} and {@code g_heap_type}, read here as {@link
  * io.clrheap.walker.runtime.TargetOpener} reads them), then the heap chase itself: {@link HeapDiscovery} runs with a
  * listener, and every read it makes and step it takes ({@code g_gcDacGlobals} → GcDacVars → the heaps → the
  * published field offsets → each heap's generation table → every region's {@code heap_segment} → the thread store →
@@ -90,6 +93,9 @@ public final class DiscoveryNarrator {
         s.note("the layout: %s", target.layoutSource());
         s.note("profile %s", layout.profileName());
         sections.add(s.build());
+        if (exports.pe()) {
+            versionResource(m);
+        }
         Optional<DynamicSymbol> info = exports.find("DotNetRuntimeInfo");
         if (info.isPresent()) {
             long a = info.get().address();
@@ -105,6 +111,53 @@ public final class DiscoveryNarrator {
             }
             sections.add(r.build());
         }
+    }
+
+    /**
+     * The PE image's version resource, where it has one: the resource directory (data directory 2) → RT_VERSION →
+     * name 1 → its first language → the data entry → VS_FIXEDFILEINFO, whose file version names a coreclr.dll's build
+     * (it exports no DotNetRuntimeInfo: docs/reference/windows.md section 6).
+     */
+    private void versionResource(RuntimeModule m) {
+        Optional<PeResourceDirectory> directory;
+        Optional<PeResourceDirectory.Resource> resource;
+        try {
+            directory = PeResourceDirectory.inMemory(memory, m.base());
+            resource = directory.isPresent() ? directory.get().find(PeResourceDirectory.Key.id(PeResourceDirectory.RT_VERSION),
+                    PeResourceDirectory.Key.id(VersionResource.NAME)) : Optional.empty();
+        } catch (ModuleFormatException | MissingMemoryException e) {
+            SectionBuilder s = new SectionBuilder("version resource", "cannot be read");
+            s.note("%s", e.getMessage());
+            sections.add(s.build());
+            return;
+        }
+        if (resource.isEmpty()) {
+            return;
+        }
+        PeResourceDirectory.Resource r = resource.get();
+        SectionBuilder s = new SectionBuilder("version resource", FieldReader.format("RT_VERSION of %s at 0x%x", m.fileName(), r.address()));
+        s.note("the resource directory at 0x%x (data directory 2, 0x%x bytes) → type 16 (RT_VERSION) → name 1 → language 0x%x → "
+                + "the data entry at 0x%x: %d bytes at 0x%x", directory.get().address(), directory.get().size(), r.language(), r.entry(),
+                r.size(), r.address());
+        try {
+            Optional<VersionResource> v = VersionResource.inMemory(memory, m.base());
+            if (v.isEmpty()) {
+                s.note("a VS_VERSIONINFO without VS_FIXEDFILEINFO");
+            } else {
+                long fixed = v.get().address();
+                String source = "PE Format: VS_FIXEDFILEINFO";
+                s.add(reader.raw("VS_FIXEDFILEINFO", fixed, "dwSignature", 0, "uint32", 4, false, source,
+                        x -> x == VersionResource.SIGNATURE ? "0xfeef04bd: VS_FFI_SIGNATURE" : "not VS_FFI_SIGNATURE"));
+                s.add(reader.raw("VS_FIXEDFILEINFO", fixed, "dwFileVersionMS", 8, "uint32", 4, false, source,
+                        x -> FieldReader.format("major %d, minor %d", x >>> 16, x & 0xffff)));
+                s.add(reader.raw("VS_FIXEDFILEINFO", fixed, "dwFileVersionLS", 12, "uint32", 4, false, source,
+                        x -> FieldReader.format("file build %d (patch = build / 100 = %d), revision %d", x >>> 16, (x >>> 16) / 100, x & 0xffff)));
+                s.note("file version %s; the build was named by %s", v.get().fileVersion(), target.versionSource());
+            }
+        } catch (ModuleFormatException | MissingMemoryException e) {
+            s.note("VS_FIXEDFILEINFO cannot be read: %s", e.getMessage());
+        }
+        sections.add(s.build());
     }
 
     /**

@@ -161,6 +161,24 @@ public final class IdentityReader {
         }
     }
 
+    /**
+     * The file version of the RT_VERSION resource in the PE image of a minidump module, read from the dump's memory
+     * (VS_FIXEDFILEINFO: docs/reference/windows.md section 6); empty when the image has none or it cannot be read
+     * (the walker then tries what names the build next).
+     */
+    static Optional<Found> imageVersionResource(Memory memory, io.clrheap.walker.source.minidump.MinidumpModule module) {
+        try {
+            Optional<io.clrheap.walker.symbols.VersionResource> v = io.clrheap.walker.symbols.VersionResource.inMemory(memory, module.base());
+            if (v.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Found(BuildIdentity.ofFileVersion(v.get().fileVersion(), ""), String.format(
+                    "the version resource (RT_VERSION, VS_FIXEDFILEINFO at 0x%x) of %s's image", v.get().address(), module.fileName())));
+        } catch (io.clrheap.walker.symbols.ModuleFormatException | MissingMemoryException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The version a shared runtime's folder names ({@code …/Microsoft.NETCore.App/9.0.1/libcoreclr.so}). */
     static Optional<Found> fromPath(String path) {
         Matcher m = FRAMEWORK_FOLDER.matcher(path);

@@ -32,9 +32,10 @@ import java.util.Optional;
 
 /**
  * Opens a process image as a {@link Target}: finds the runtime module (the mapped file whose dynamic symbols
- * export {@code g_dacTable}; on Windows the module whose PE exports do), identifies the exact build from the dump
- * itself ({@code DotNetRuntimeInfo}, else the length of {@code g_dacTable}; on Windows, where exports have no size,
- * else the contract descriptor: see {@link #openWindows}), loads the matching profile and validates it on the dump.
+ * export {@code g_dacTable}; on Windows the module whose PE exports do, a coreclr.dll or a single-file host),
+ * identifies the exact build from the dump itself ({@code DotNetRuntimeInfo}, else the length of {@code g_dacTable}; on
+ * Windows, where exports have no size, else the version resource, else the contract descriptor: see
+ * {@link #openWindows}), loads the matching profile and validates it on the dump.
  * An unknown build is refused, never walked with a guessed profile. Facts: docs/reference/discovery.md sections 2-4.
  *
  * <p>Long because the Linux path (file mappings, ELF dynamic symbols) and the Windows path (minidump module list, PE
@@ -47,6 +48,8 @@ public final class TargetOpener {
     private static final String DAC_TABLE = "g_dacTable";
     private static final String RUNTIME_INFO = "DotNetRuntimeInfo";
     private static final String CONTRACT_DESCRIPTOR = "DotNetRuntimeContractDescriptor";
+    /** The runtime of a framework-dependent Windows app (ClrMD matches the name case-insensitively: dump-formats.md section 4.2). */
+    private static final String CORECLR_DLL = "coreclr.dll";
     /** The descriptors of 9.0.1 and 10.0.9 are 3-11 KB. */
     private static final int MAX_DESCRIPTOR_BYTES = 1 << 20;
     private static final byte[] RUNTIME_INFO_SIGNATURE = "DotNetRuntimeInfo\0".getBytes(StandardCharsets.US_ASCII);
@@ -155,7 +158,9 @@ public final class TargetOpener {
 
     /**
      * Opens a Windows process image: the runtime module is the module whose PE export directory exports
-     * {@code g_dacTable} ({@code coreclr.dll}, or a single-file host), read from {@code memory} at its base.
+     * {@code g_dacTable} ({@code coreclr.dll}, or a single-file host: .NET 7 on, both export it), read from
+     * {@code memory} at its base; a {@code coreclr.dll} without that export is refused, named as a runtime before .NET 7
+     * where it holds the older resource {@code COREXTERNALDATAACCESSRESOURCE} (docs/reference/windows.md section 6).
      *
      * <p>PE exports carry no size, so the length of {@code g_dacTable} — which on Linux tells builds apart when
      * nothing else does — is not in the dump. The build is identified by version instead, and the table's length is
@@ -164,7 +169,8 @@ public final class TargetOpener {
      *   <li>{@code DotNetRuntimeInfo}, where the module exports it (8, 10): its RuntimeVersion names the exact
      *       build ({@code major.minor.build/100}), whose profile must exist;</li>
      *   <li>else the file version of the module's version resource, which the minidump's module list carries
-     *       (VS_FIXEDFILEINFO: {@code 9.0.725.31616} is 9.0.7);</li>
+     *       (VS_FIXEDFILEINFO: {@code 9.0.725.31616} is 9.0.7), or else the image's own RT_VERSION resource holds
+     *       (how a framework-dependent app's coreclr.dll, which exports no DotNetRuntimeInfo, is named);</li>
      *   <li>else the cDAC contract descriptor {@code DotNetRuntimeContractDescriptor} (9, 10): the contracts it
      *       declares (names and versions) are those of exactly one runtime version's profile;</li>
      *   <li>else the build cannot be identified, and the dump is refused.</li>
@@ -186,9 +192,13 @@ public final class TargetOpener {
         return finish(memory, module, chooser, choice, exports, List.of(new io.clrheap.memory.MemoryRange(located.module().base(), located.module().size())));
     }
 
-    /** A PE runtime's build: DotNetRuntimeInfo where it exports one, else the version resource the module list gives. */
+    /**
+     * A PE runtime's build: DotNetRuntimeInfo where it exports one (a single-file host; a coreclr.dll does not), else
+     * the version resource the module list gives, else the one in the image itself.
+     */
     private Optional<IdentityReader.Found> peIdentity(Memory memory, LocatedPe located, ModuleExports exports) {
-        return IdentityReader.runtimeInfo(memory, exports, profiles).or(() -> IdentityReader.versionResource(located.module()));
+        return IdentityReader.runtimeInfo(memory, exports, profiles).or(() -> IdentityReader.versionResource(located.module()))
+                .or(() -> IdentityReader.imageVersionResource(memory, located.module()));
     }
 
     private Target finish(Memory memory, RuntimeModule module, BuildChooser chooser, BuildChooser.Choice choice, ModuleExports exports,
@@ -252,15 +262,24 @@ public final class TargetOpener {
 
     private static final List<String> PE_EXPORTS_READ = List.of(DAC_TABLE, RUNTIME_INFO, CONTRACT_DESCRIPTOR);
 
+    /**
+     * The module exporting {@code g_dacTable}: a {@code coreclr.dll} or a single-file host (.NET 7 on, both export it:
+     * dactable.cpp's linker directive, docs/reference/windows.md section 6). A module named {@code coreclr.dll} (any
+     * folder, any case) that does not is refused naming what it has instead ({@link #refuseCoreclrWithoutExport}).
+     */
     private LocatedPe locatePeModule(Memory memory, List<MinidumpModule> modules) throws TargetException {
         List<String> headersMissing = new ArrayList<>();
         List<String> corrupt = new ArrayList<>();
+        List<MinidumpModule> coreclrWithoutExport = new ArrayList<>();
         for (MinidumpModule m : modules) {
             Map<String, Optional<Long>> found = new LinkedHashMap<>();
             try {
                 PeExports exports = PeExports.inMemory(memory, m.base());
                 Optional<Long> table = exports.lookup(DAC_TABLE);
                 if (table.isEmpty()) {
+                    if (m.fileName().equalsIgnoreCase(CORECLR_DLL)) {
+                        coreclrWithoutExport.add(m);
+                    }
                     continue;
                 }
                 for (String name : PE_EXPORTS_READ) {
@@ -273,6 +292,9 @@ public final class TargetOpener {
                 corrupt.add(e.getMessage());
             }
         }
+        if (!coreclrWithoutExport.isEmpty()) {
+            refuseCoreclrWithoutExport(memory, coreclrWithoutExport.getFirst());
+        }
         if (!headersMissing.isEmpty()) {
             throw new TargetException(TargetException.Kind.MODULE_HEADERS_MISSING, String.format(
                     "no module in the dump exports g_dacTable, and the PE headers or export tables of %d modules are not in the dump (%s): "
@@ -282,6 +304,38 @@ public final class TargetOpener {
         }
         throw new TargetException(TargetException.Kind.NOT_A_RUNTIME, "no module exports g_dacTable: not a .NET (CoreCLR) process dump ("
                 + modules.size() + " modules checked" + (corrupt.isEmpty() ? "" : "; " + corrupt.size() + " not PE32+ images, the first: " + corrupt.get(0)) + ")");
+    }
+
+    /**
+     * A {@code coreclr.dll} that does not export {@code g_dacTable}: with the resource {@code COREXTERNALDATAACCESSRESOURCE}
+     * it is a runtime before .NET 7, whose table is 4-byte RVAs in that resource (clrheap has no layout of one); without
+     * it, it holds the table in neither place the DAC of any version looks.
+     *
+     * @throws TargetException always: UNSUPPORTED_BUILD for the former, NOT_A_RUNTIME for the latter, INCONSISTENT or
+     *                         MODULE_HEADERS_MISSING when its resource directory is corrupt or not in the dump
+     */
+    private static void refuseCoreclrWithoutExport(Memory memory, MinidumpModule m) throws TargetException {
+        String module = String.format("%s at 0x%x%s", m.fileName(), m.base(), m.fileVersion().isEmpty() ? "" : " (file version " + m.fileVersion() + ")");
+        Optional<DacTableResource> resource;
+        try {
+            resource = DacTableResource.inMemory(memory, m.base());
+        } catch (ModuleFormatException e) {
+            throw new TargetException(TargetException.Kind.INCONSISTENT, module + " does not export g_dacTable, and its resources cannot be read: "
+                    + e.getMessage(), e);
+        } catch (MissingMemoryException e) {
+            throw new TargetException(TargetException.Kind.MODULE_HEADERS_MISSING, module + " does not export g_dacTable, and its resource "
+                    + "directory is not in the dump (" + e.getMessage() + "): take a full-memory dump", e);
+        }
+        if (resource.isPresent()) {
+            DacTableResource r = resource.get();
+            throw new TargetException(TargetException.Kind.UNSUPPORTED_BUILD, String.format(
+                    "%s is a runtime before .NET 7: it does not export g_dacTable, and its DAC table is the resource %s at 0x%x "
+                            + "(%d globals and %d vtables, 4-byte RVAs), which .NET 7 replaced by the export (dotnet/runtime#68065); "
+                            + "clrheap has layouts of .NET 8, 9 and 10 only", module, DacTableResource.NAME, r.address(), r.numGlobals(), r.numVptrs()));
+        }
+        throw new TargetException(TargetException.Kind.NOT_A_RUNTIME, String.format(
+                "%s has neither the export g_dacTable (.NET 7 and later) nor the resource %s (type RT_RCDATA; before .NET 7): "
+                        + "it holds no DAC table where any DAC looks for one", module, DacTableResource.NAME));
     }
 
     private Located locateRuntimeModule(Memory memory, List<MappedFile> files, Optional<Path> moduleFile) throws TargetException {

@@ -9,9 +9,8 @@ import java.util.Optional;
 
 /**
  * The exports of a PE32+ x64 image (a Windows DLL such as {@code coreclr.dll}) as mapped in a process, read from the
- * process's (or its dump's) memory at the image base: DOS header → {@code e_lfanew} → {@code PE\0\0} → COFF header
- * (machine AMD64) → optional header (magic 0x20B, SizeOfImage, the export data directory) → export directory → name
- * pointer, ordinal and address tables. Facts: the Microsoft "PE Format" specification; docs/reference/dump-formats.md section 4.6.
+ * process's (or its dump's) memory at the image base: the headers ({@link PeImageHeaders}) → the export data directory
+ * → export directory → name pointer, ordinal and address tables. Facts: the Microsoft "PE Format" specification; docs/reference/dump-formats.md section 4.6.
  *
  * <p>Bounded: every RVA must lie inside SizeOfImage, the counts are capped ({@value #MAX_EXPORTS}; ordinals are 16-bit)
  * and names are read up to {@value #MAX_NAME} bytes. A header that is readable but wrong is a
@@ -21,20 +20,11 @@ import java.util.Optional;
 public final class PeExports {
 
     /** IMAGE_FILE_MACHINE_AMD64. */
-    public static final int MACHINE_AMD64 = 0x8664;
-    private static final int DOS_MAGIC = 0x5a4d;          // "MZ"
-    private static final int PE_SIGNATURE = 0x4550;       // "PE\0\0"
-    private static final int PE32_PLUS = 0x20b;
-    /** e_lfanew beyond this is not a header a linker writes (they put it within the first page or so). */
-    private static final long MAX_LFANEW = 1 << 16;
+    public static final int MACHINE_AMD64 = PeImageHeaders.MACHINE_AMD64;
     /** The export tables index with 16-bit ordinals. */
     static final long MAX_EXPORTS = 1 << 16;
     static final int MAX_NAME = 4096;
     private static final int EXPORT_DIRECTORY_SIZE = 40;
-    /** Optional-header offsets of PE32+ (PE Format, "Optional Header Windows-Specific Fields", "Data Directories"). */
-    private static final int OPT_SIZE_OF_IMAGE = 56;
-    private static final int OPT_NUMBER_OF_RVA_AND_SIZES = 108;
-    private static final int OPT_EXPORT_DIRECTORY = 112;
 
     private final Memory memory;
     private final long base;
@@ -71,48 +61,16 @@ public final class PeExports {
      * @throws MissingMemoryException when bytes they need are not in {@code memory}
      */
     public static PeExports inMemory(Memory memory, long base) throws ModuleFormatException {
-        Objects.requireNonNull(memory, "memory");
-        if (memory.readU16(base) != DOS_MAGIC) {
-            throw error(memory, base, base, String.format("no DOS header: 0x%04x where \"MZ\" belongs", memory.readU16(base)));
-        }
-        long lfanew = memory.readU32(base + 0x3c);
-        if (lfanew < 0x40 || lfanew > MAX_LFANEW) {
-            throw error(memory, base, base + 0x3c, String.format("e_lfanew 0x%x is not a PE header's offset (0x40..0x%x)", lfanew, MAX_LFANEW));
-        }
-        long nt = base + lfanew;
-        if (memory.readInt(nt) != PE_SIGNATURE) {
-            throw error(memory, base, nt, String.format("no PE signature: 0x%08x where \"PE\\0\\0\" belongs", memory.readInt(nt)));
-        }
-        int machine = memory.readU16(nt + 4);
-        if (machine != MACHINE_AMD64) {
-            throw error(memory, base, nt + 4, String.format("machine 0x%04x is not AMD64 (0x%04x)", machine, MACHINE_AMD64));
-        }
-        long timeDateStamp = memory.readU32(nt + 8);
-        int optionalSize = memory.readU16(nt + 20);
-        long optional = nt + 24;
-        int magic = memory.readU16(optional);
-        if (magic != PE32_PLUS) {
-            throw error(memory, base, optional, String.format("optional header magic 0x%x is not PE32+ (0x%x)", magic, PE32_PLUS));
-        }
-        if (optionalSize < OPT_NUMBER_OF_RVA_AND_SIZES + 4) {
-            throw error(memory, base, nt + 20, String.format("SizeOfOptionalHeader %d is too small for a PE32+ header (%d)", optionalSize,
-                    OPT_NUMBER_OF_RVA_AND_SIZES + 4));
-        }
-        long sizeOfImage = memory.readU32(optional + OPT_SIZE_OF_IMAGE);
-        if (sizeOfImage < lfanew + 24 + optionalSize) {
-            throw error(memory, base, optional + OPT_SIZE_OF_IMAGE, String.format("SizeOfImage 0x%x does not hold the headers (0x%x bytes)",
-                    sizeOfImage, lfanew + 24 + optionalSize));
-        }
-        long directories = memory.readU32(optional + OPT_NUMBER_OF_RVA_AND_SIZES);
-        if (directories < 1 || optionalSize < OPT_EXPORT_DIRECTORY + 8) {
+        PeImageHeaders headers = PeImageHeaders.read(memory, base);
+        long sizeOfImage = headers.sizeOfImage();
+        long timeDateStamp = headers.timeDateStamp();
+        PeImageHeaders.DataDirectory export = headers.directory(PeImageHeaders.EXPORT_DIRECTORY);
+        if (!export.present()) {
             return empty(memory, base, sizeOfImage, timeDateStamp);
         }
-        long exportRva = memory.readU32(optional + OPT_EXPORT_DIRECTORY);
-        long exportSize = memory.readU32(optional + OPT_EXPORT_DIRECTORY + 4);
-        if (exportRva == 0 && exportSize == 0) {
-            return empty(memory, base, sizeOfImage, timeDateStamp);
-        }
-        requireInImage(memory, base, sizeOfImage, exportRva, EXPORT_DIRECTORY_SIZE, optional + OPT_EXPORT_DIRECTORY, "the export directory");
+        long exportRva = export.rva();
+        long exportSize = export.size();
+        requireInImage(memory, base, sizeOfImage, exportRva, EXPORT_DIRECTORY_SIZE, export.at(), "the export directory");
         long directory = base + exportRva;
         long functionCount = memory.readU32(directory + 20);
         long nameCount = memory.readU32(directory + 24);
