@@ -46,6 +46,10 @@ import java.util.List;
  * never whole on the Java heap, so a dump may exceed 4 GiB (only the memory comes after the 32-bit RVAs' reach). The
  * same process gives the same bytes: nothing comes from the clock (the header's TimeDateStamp is the module's, and
  * stands for the process's and its threads' creation time too) or from hash order.
+ *
+ * <p>Long because the file is laid out in one place: the directory's order, each stream's offset and the memory's
+ * BaseRva depend on one another, and the streams that point into other streams (module names, CodeView records,
+ * thread contexts) are placed with them.
  */
 public final class MinidumpWriter {
 

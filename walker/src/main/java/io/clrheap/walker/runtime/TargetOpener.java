@@ -48,7 +48,7 @@ public final class TargetOpener {
     private static final String DAC_TABLE = "g_dacTable";
     private static final String RUNTIME_INFO = "DotNetRuntimeInfo";
     private static final String CONTRACT_DESCRIPTOR = "DotNetRuntimeContractDescriptor";
-    /** The runtime of a framework-dependent Windows app (ClrMD matches the name case-insensitively: dump-formats.md section 4.2). */
+    /** The runtime of a framework-dependent Windows app (ClrMD matches the name case-insensitively: docs/reference/dump-formats.md section 4.2). */
     private static final String CORECLR_DLL = "coreclr.dll";
     /** The descriptors of 9.0.1 and 10.0.9 are 3-11 KB. */
     private static final int MAX_DESCRIPTOR_BYTES = 1 << 20;
