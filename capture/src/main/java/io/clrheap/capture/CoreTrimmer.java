@@ -83,32 +83,22 @@ public final class CoreTrimmer {
     private static final class Trim {
         private final Path file;
         private final FileChannel ch;
+        private final DumpFileReads<CoreFormatError> reads;
         private final long size;
 
         Trim(Path file, FileChannel ch) throws IOException {
             this.file = file;
             this.ch = ch;
-            this.size = ch.size();
+            this.reads = new DumpFileReads<>(file, ch, CoreFormatError::new);
+            this.size = reads.size();
         }
 
         private CoreFormatError bad(long offset, String what) {
-            return new CoreFormatError(String.format(Locale.ROOT, "%s at file offset 0x%x: %s", file, offset, what));
+            return reads.bad(offset, what);
         }
 
         private ByteBuffer read(long offset, long length, String what) throws IOException {
-            if (offset < 0 || length < 0 || offset > size || length > size - offset) {
-                throw bad(offset, what + " (" + length + " bytes) lies outside the file of " + size + " bytes");
-            }
-            if (length > Integer.MAX_VALUE - 16) {
-                throw bad(offset, what + " is " + length + " bytes");
-            }
-            ByteBuffer b = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
-            while (b.hasRemaining()) {
-                if (ch.read(b, offset + b.position()) < 0) {
-                    throw bad(offset + b.position(), "unexpected end of file");
-                }
-            }
-            return b.flip();
+            return reads.read(offset, length, what);
         }
 
         Result run(OutputStream out) throws IOException {

@@ -3,7 +3,6 @@ package io.clrheap.capture;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -101,32 +100,22 @@ public final class MinidumpTrimmer {
     private static final class Trim {
         private final Path file;
         private final FileChannel ch;
+        private final DumpFileReads<MinidumpFormatError> reads;
         private final long fileSize;
 
         Trim(Path file, FileChannel ch) throws IOException {
             this.file = file;
             this.ch = ch;
-            this.fileSize = ch.size();
+            this.reads = new DumpFileReads<>(file, ch, MinidumpFormatError::new);
+            this.fileSize = reads.size();
         }
 
         private MinidumpFormatError bad(long offset, String what) {
-            return new MinidumpFormatError(String.format(Locale.ROOT, "%s at file offset 0x%x: %s", file, offset, what));
+            return reads.bad(offset, what);
         }
 
         private ByteBuffer read(long offset, long length, String what) throws IOException {
-            if (offset < 0 || length < 0 || offset > fileSize || length > fileSize - offset) {
-                throw bad(offset, what + " (" + length + " bytes) lies outside the file of " + fileSize + " bytes");
-            }
-            if (length > Integer.MAX_VALUE - 16) {
-                throw bad(offset, what + " is " + length + " bytes");
-            }
-            ByteBuffer b = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
-            while (b.hasRemaining()) {
-                if (ch.read(b, offset + b.position()) < 0) {
-                    throw bad(offset + b.position(), "unexpected end of file");
-                }
-            }
-            return b.flip();
+            return reads.read(offset, length, what);
         }
 
         Result run(OutputStream out) throws IOException {

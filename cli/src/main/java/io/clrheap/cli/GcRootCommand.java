@@ -85,10 +85,11 @@ final class GcRootCommand implements Callable<Integer> {
                     : String.format(Locale.ROOT, "; it lies in the object at 0x%x (%s)", graph.address(holder), names.display(graph.methodTable(holder), free)));
             return 1;
         }
-        List<RootPath> paths = g.pathsTo(object, max);
+        GcRoots.Found found = g.rootsOf(object, max);
+        List<RootPath> paths = found.keeping();
         printGrouped(out, paths, graph, names, free);
         out.printf(Locale.ROOT, "Found %,d unique roots.%s%n", paths.size(), paths.size() == max ? " (--max reached)" : "");
-        List<RootPath> weak = g.notKeepingPathsTo(object, max);
+        List<RootPath> weak = found.notKeeping();
         if (!weak.isEmpty()) {
             out.println();
             if (all) {

@@ -2,7 +2,6 @@ package io.clrheap.golden.real;
 
 import static io.clrheap.cli.ClrheapCommand.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.clrheap.cli.ClrheapCommand.Outcome;
 import io.clrheap.walker.DumpSession;
@@ -105,7 +104,6 @@ class RealWindowsDumpTest {
     @ParameterizedTest
     @FieldSource("WINDOWS")
     void everyLiveObjectTheRuntimeListedIsWalked(WindowsDump d) throws Exception {
-        assumeTrue(Files.exists(d.file("live-objects.txt")), d.folder() + " has no live-objects.txt");
         Map<Long, Walked> walked = new HashMap<>();
         try (DumpSession session = Dumps.open(d.dump())) {
             session.walk((address, mt, size, region) -> walked.put(address, new Walked(mt, size, region)));
@@ -130,24 +128,7 @@ class RealWindowsDumpTest {
                 handles.put(h.handle(), h);
             }
         }
-        int roots = 0;
-        for (String line : Files.readAllLines(d.file("roots.txt"))) {
-            String[] t = line.split(" ");
-            if (!t[0].equals("ROOT") || !t[1].equals("Handle")) {
-                continue; // ROOT kind flags(1 pinning, 2 weak, 4 interior, 8 refcounted) handle object: GCBulkRootEdge
-            }
-            HandleInfo h = handles.get(RealDump.hex(t[3]));
-            assertThat(h).as("handle root %s", line).isNotNull();
-            assertThat(h.target()).as(line).isEqualTo(RealDump.hex(t[4]));
-            long flags = RealDump.hex(t[2]);
-            if ((flags & 1) != 0) {
-                assertThat(h.typeName()).as(line).isEqualTo("pinned");
-            }
-            if ((flags & 2) != 0) {
-                assertThat(h.typeName()).as(line).isIn("weak_short", "weak_long");
-            }
-            roots++;
-        }
+        int roots = RealDumpHandlesTest.assertHandleRootsListed(Files.readAllLines(d.file("roots.txt")), handles);
         assertThat(roots).isGreaterThan(20);
     }
 

@@ -28,7 +28,7 @@ public final class GcRoots {
      * reaches it (at most {@code maxPaths}, shortest first); empty when none does or the address is no object.
      */
     public static List<RootPath> paths(HeapGraph graph, List<Root> roots, long address, int maxPaths) {
-        return search(graph, roots, address, maxPaths, true);
+        return search(graph, roots, address, maxPaths).keeping();
     }
 
     /**
@@ -37,13 +37,21 @@ public final class GcRoots {
      * root and is not.
      */
     public static List<RootPath> notKeeping(HeapGraph graph, List<Root> roots, long address, int maxPaths) {
-        return search(graph, roots, address, maxPaths, false);
+        return search(graph, roots, address, maxPaths).notKeeping();
     }
 
-    private static List<RootPath> search(HeapGraph graph, List<Root> roots, long address, int maxPaths, boolean keeping) {
+    /**
+     * Both lists of one search (gcroot prints both): the paths from roots that keep the object alive and from those
+     * that do not, each at most {@code maxPaths}, shortest first.
+     */
+    public record Found(List<RootPath> keeping, List<RootPath> notKeeping) {
+    }
+
+    /** {@link #paths} and {@link #notKeeping} from one backward search. */
+    public static Found search(HeapGraph graph, List<Root> roots, long address, int maxPaths) {
         int goal = graph.indexOf(address);
         if (goal < 0) {
-            return List.of();
+            return new Found(List.of(), List.of());
         }
         int n = graph.objects();
         // reversed edges, compressed: for each object the objects referring to it
@@ -87,16 +95,18 @@ public final class GcRoots {
                 }
             }
         }
-        List<RootPath> paths = new ArrayList<>();
+        List<RootPath> keeping = new ArrayList<>();
+        List<RootPath> notKeeping = new ArrayList<>();
         for (Root r : roots) {
-            if (r.kind().keepsAlive() != keeping) {
-                continue;
-            }
             int start = graph.indexOf(r.target());
             if (start >= 0 && distance[start] >= 0) {
-                paths.add(path(graph, r, start, distance, links));
+                (r.kind().keepsAlive() ? keeping : notKeeping).add(path(graph, r, start, distance, links));
             }
         }
+        return new Found(shortestFirst(keeping, maxPaths), shortestFirst(notKeeping, maxPaths));
+    }
+
+    private static List<RootPath> shortestFirst(List<RootPath> paths, int maxPaths) {
         paths.sort(Comparator.comparingInt(RootPath::length));
         return paths.size() > maxPaths ? List.copyOf(paths.subList(0, maxPaths)) : paths;
     }

@@ -50,9 +50,12 @@ public record ObjectGraph(HeapGraph graph, List<Root> roots, List<Problem> probl
         return GcRoots.paths(graph, roots, address, maxPaths);
     }
 
-    /** gcroot --all: the paths from roots that reach the object but keep nothing alive (weak handles, registered finalizers). */
-    public List<RootPath> notKeepingPathsTo(long address, int maxPaths) {
-        return GcRoots.notKeeping(graph, roots, address, maxPaths);
+    /**
+     * gcroot: the paths from the roots that keep {@code address} alive and, apart, from those that reach it but keep
+     * nothing alive (weak handles, registered finalizers), from one search.
+     */
+    public GcRoots.Found rootsOf(long address, int maxPaths) {
+        return GcRoots.search(graph, roots, address, maxPaths);
     }
 
     /** objsize: the object and everything it reaches; null when {@code address} is no object. */
