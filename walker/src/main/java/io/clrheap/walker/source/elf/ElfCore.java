@@ -1,5 +1,8 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.OsThread;
+import io.clrheap.walker.source.ThreadSource;
+
 import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
@@ -33,7 +36,7 @@ import java.util.function.Consumer;
  *
  * <p>Reads are safe from several threads. After {@link #close()} every read throws {@link IllegalStateException}.
  */
-public final class ElfCore extends MappedDump implements AutoCloseable {
+public final class ElfCore extends MappedDump implements ThreadSource, AutoCloseable {
 
     private final Path path;
     private final String name;
@@ -143,6 +146,12 @@ public final class ElfCore extends MappedDump implements AutoCloseable {
     /** One thread per {@code NT_PRSTATUS} note, in note order. */
     public List<CoreThread> threads() {
         return notes.threads();
+    }
+
+    /** Each {@code NT_PRSTATUS} thread with its registers; the core does not say where stacks end (stackBase 0). */
+    @Override
+    public List<OsThread> osThreads() {
+        return notes.threads().stream().map(t -> new OsThread(Integer.toUnsignedLong(t.tid()), t.registers(), 0)).toList();
     }
 
     /** The auxiliary vector ({@code NT_AUXV}) up to {@code AT_NULL}, in note order: {@code a_type → a_val}. */

@@ -1,5 +1,8 @@
 package io.clrheap.walker.source.minidump;
 
+import io.clrheap.walker.source.OsThread;
+import io.clrheap.walker.source.ThreadSource;
+
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.source.MappedDump;
@@ -31,7 +34,10 @@ import java.util.OptionalLong;
  * {@link MinidumpFormatException} naming the file offset (see {@link MinidumpParser}). Reads are safe from several
  * threads. After {@link #close()} every read throws {@link IllegalStateException}.
  */
-public final class Minidump extends MappedDump implements AutoCloseable {
+public final class Minidump extends MappedDump implements ThreadSource, AutoCloseable {
+
+    /** NT_TIB.StackBase: the TEB starts with an NT_TIB, whose second pointer is the stack's highest address (winnt.h). */
+    private static final long NT_TIB_STACK_BASE = 8;
 
     private final Path path;
     private final String name;
@@ -119,6 +125,29 @@ public final class Minidump extends MappedDump implements AutoCloseable {
     /** The thread list, in file order (empty when the dump has no ThreadListStream). */
     public List<MinidumpThread> threads() {
         return threads;
+    }
+
+    /**
+     * Each thread with a context, its stack's end from its TEB ({@code NT_TIB.StackBase} at TEB+8, winnt.h) when the
+     * dump holds it, else the end of the stack memory the thread list gives.
+     */
+    @Override
+    public List<OsThread> osThreads() {
+        List<OsThread> found = new java.util.ArrayList<>();
+        for (MinidumpThread t : threads) {
+            if (t.registers().isEmpty()) {
+                continue;
+            }
+            long base = t.stackStart() + t.stackSize();
+            if (t.teb() != 0 && contains(t.teb() + NT_TIB_STACK_BASE, 8)) {
+                long tib = readLong(t.teb() + NT_TIB_STACK_BASE);
+                if (Long.compareUnsigned(tib, t.registers().get().rsp()) > 0) {
+                    base = tib;
+                }
+            }
+            found.add(new OsThread(t.threadId(), t.registers().get(), base));
+        }
+        return List.copyOf(found);
     }
 
     /** The process id from the MiscInfoStream, when it gives one. */

@@ -1,5 +1,9 @@
 package io.clrheap.walker.source.minidump;
 
+import io.clrheap.walker.source.Register;
+import io.clrheap.walker.source.RegisterSet;
+import java.util.Optional;
+
 import io.clrheap.walker.source.TypeNameTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -35,9 +39,14 @@ final class MinidumpParser {
     static final int AMD64 = 9;
     /** MINIDUMP_MISC_INFO.Flags1: ProcessId is valid. */
     static final long MISC1_PROCESS_ID = 1;
-    /** CONTEXT (AMD64): Rsp, Rip, and the bytes a context must have to hold them. */
+    /** CONTEXT (AMD64, winnt.h): Rsp, Rip; Rip is its last integer or control register. */
     static final int CONTEXT_RSP = 0x98;
     static final int CONTEXT_RIP = 0xf8;
+    /** CONTEXT (AMD64, winnt.h): Rax at 0x78, then Rcx Rdx Rbx Rsp Rbp Rsi Rdi R8..R15 Rip, 8 bytes each. */
+    private static final Register[] CONTEXT_INTEGER_ORDER = {Register.RAX, Register.RCX, Register.RDX, Register.RBX, Register.RSP,
+        Register.RBP, Register.RSI, Register.RDI, Register.R8, Register.R9, Register.R10, Register.R11, Register.R12, Register.R13,
+        Register.R14, Register.R15, Register.RIP};
+    private static final int CONTEXT_RAX = 0x78;
 
     /** A stream directory entry: where it is in the directory, and the stream's type, size and RVA. */
     record Stream(long type, long size, long rva, long entryOffset) {
@@ -291,9 +300,15 @@ final class MinidumpParser {
                         id, contextSize, contextRva, file.size()));
             }
             boolean registers = contextSize >= CONTEXT_RIP + 8;
-            threads.add(new MinidumpThread(id, teb, stackStart, stackSize,
-                    registers ? OptionalLong.of(file.u64(contextRva + CONTEXT_RIP)) : OptionalLong.empty(),
-                    registers ? OptionalLong.of(file.u64(contextRva + CONTEXT_RSP)) : OptionalLong.empty()));
+            Optional<RegisterSet> set = Optional.empty();
+            if (registers) {
+                RegisterSet.Builder b = new RegisterSet.Builder();
+                for (int r = 0; r < CONTEXT_INTEGER_ORDER.length; r++) {
+                    b.set(CONTEXT_INTEGER_ORDER[r], file.u64(contextRva + CONTEXT_RAX + 8L * r));
+                }
+                set = Optional.of(b.build());
+            }
+            threads.add(new MinidumpThread(id, teb, stackStart, stackSize, set));
         }
         return List.copyOf(threads);
     }

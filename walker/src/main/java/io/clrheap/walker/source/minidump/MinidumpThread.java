@@ -1,17 +1,27 @@
 package io.clrheap.walker.source.minidump;
 
+import io.clrheap.walker.source.RegisterSet;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * One entry of a minidump's thread list (MINIDUMP_THREAD), with the instruction and stack pointers of its AMD64
- * CONTEXT when it has one.
+ * One entry of a minidump's thread list (MINIDUMP_THREAD), with the registers of its AMD64 CONTEXT when it has one.
  *
  * @param threadId   the operating system's thread id (unsigned)
  * @param teb        the address of its thread environment block
  * @param stackStart the start of the stack memory the dump holds for it
  * @param stackSize  that memory's size in bytes
- * @param rip        CONTEXT.Rip, when the thread has a context of at least the AMD64 control registers
- * @param rsp        CONTEXT.Rsp, likewise
+ * @param registers  the integer and control registers of its CONTEXT, when the context is large enough to hold them
  */
-public record MinidumpThread(long threadId, long teb, long stackStart, long stackSize, OptionalLong rip, OptionalLong rsp) {
+public record MinidumpThread(long threadId, long teb, long stackStart, long stackSize, Optional<RegisterSet> registers) {
+
+    /** CONTEXT.Rip, when the thread has a context. */
+    public OptionalLong rip() {
+        return registers.map(r -> OptionalLong.of(r.rip())).orElse(OptionalLong.empty());
+    }
+
+    /** CONTEXT.Rsp, likewise. */
+    public OptionalLong rsp() {
+        return registers.map(r -> OptionalLong.of(r.rsp())).orElse(OptionalLong.empty());
+    }
 }

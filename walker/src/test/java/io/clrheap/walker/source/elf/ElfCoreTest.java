@@ -1,6 +1,10 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.OsThread;
+import io.clrheap.walker.source.Register;
+import io.clrheap.walker.source.RegisterSet;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clrheap.memory.MemoryRange;
@@ -159,9 +163,14 @@ class ElfCoreTest {
                 .note("LINUX", 1, new byte[336])                      // another owner's type 1: not a thread
                 .prstatus(24607, 0x7fe3d071a26fL, 0x7fe350e0ed30L)
                 .load(A, TestCoreWriter.pattern(16, 0)));
-        assertThat(core.threads()).containsExactly(
-                new CoreThread(24603, 0x7fe3d07162ecL, 0x7ffe2d78e2a0L),
-                new CoreThread(24607, 0x7fe3d071a26fL, 0x7fe350e0ed30L));
+        assertThat(core.threads()).extracting(CoreThread::tid, CoreThread::rip, CoreThread::rsp).containsExactly(
+                tuple(24603, 0x7fe3d07162ecL, 0x7ffe2d78e2a0L),
+                tuple(24607, 0x7fe3d071a26fL, 0x7fe350e0ed30L));
+        RegisterSet r = core.threads().getFirst().registers();
+        assertThat(List.of(r.get(Register.R15), r.get(Register.RBX), r.get(Register.RAX), r.get(Register.RCX)))
+                .as("user_regs_struct order").containsExactly(0xf15L, 0xb0bL, 0xa0aL, 0L);
+        assertThat(core.osThreads()).extracting(OsThread::osId, OsThread::registers, OsThread::stackBase)
+                .containsExactly(tuple(24603L, r, 0L), tuple(24607L, core.threads().get(1).registers(), 0L));
     }
 
     @Test

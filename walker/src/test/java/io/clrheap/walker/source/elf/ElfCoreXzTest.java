@@ -2,6 +2,7 @@ package io.clrheap.walker.source.elf;
 
 import io.clrheap.walker.source.DumpFormatException;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
@@ -44,7 +45,7 @@ class ElfCoreXzTest {
             assertThat(core.path()).isEqualTo(dir.resolve("core.decompressed"));
             assertThat(core.describe()).isEqualTo("core.xz");
             assertThat(core.readLong(A + 0x2000)).isEqualTo(0x0c0b0a0908070605L);
-            assertThat(core.threads()).containsExactly(new CoreThread(77, 0x1234, 0x5678));
+            assertThat(core.threads()).extracting(CoreThread::tid, CoreThread::rip, CoreThread::rsp).containsExactly(tuple(77, 0x1234L, 0x5678L));
         }
         assertThat(notes).containsExactly("decompressing " + xz + " to " + dir.resolve("core.decompressed") + " (once)");
     }

@@ -1,6 +1,7 @@
 package io.clrheap.walker.source.elf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,8 +41,8 @@ class RealCoreTest {
     @Test
     void hasTheEightThreadsGdbLists() {
         assertThat(core.threads()).hasSize(8);
-        assertThat(core.threads().getFirst()).isEqualTo(new CoreThread(24603, 0x7fe3d07162ecL, 0x7ffe2d78e2a0L));
-        assertThat(core.threads().get(1)).isEqualTo(new CoreThread(24607, 0x7fe3d071a26fL, 0x7fe350e0ed30L));
+        assertThat(core.threads().getFirst()).extracting(CoreThread::tid, CoreThread::rip, CoreThread::rsp).containsExactly(tuple(24603, 0x7fe3d07162ecL, 0x7ffe2d78e2a0L).toArray());
+        assertThat(core.threads().get(1)).extracting(CoreThread::tid, CoreThread::rip, CoreThread::rsp).containsExactly(tuple(24607, 0x7fe3d071a26fL, 0x7fe350e0ed30L).toArray());
     }
 
     @Test

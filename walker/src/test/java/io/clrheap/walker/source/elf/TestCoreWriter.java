@@ -83,6 +83,9 @@ public final class TestCoreWriter {
         b.putInt(40, 4242); // pr_pgrp: the process id in createdump's notes, not the thread
         b.putLong(112 + 16 * 8, rip);
         b.putLong(112 + 19 * 8, rsp);
+        b.putLong(112, 0xf15);          // r15, user_regs_struct's first
+        b.putLong(112 + 5 * 8, 0xb0b);  // rbx
+        b.putLong(112 + 10 * 8, 0xa0a); // rax
         return note("CORE", 1, b.array());
     }
 

@@ -11,6 +11,9 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
+import java.util.List;
+import io.clrheap.walker.source.Register;
+import io.clrheap.walker.source.RegisterSet;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A minidump read as memory, modules, threads, process id and type names. */
@@ -122,8 +125,20 @@ class MinidumpTest {
     void listsTheThreadsWithTheirStacksAndRegisters() throws IOException {
         try (Minidump dump = Minidump.open(write(new TestMinidumpWriter().thread(4242, B, B + 0xc000, 0x4000, A + 0x10000, B + 0xf000)
                 .memory64(A, new byte[16])))) {
-            assertThat(dump.threads()).containsExactly(new MinidumpThread(4242, B, B + 0xc000, 0x4000, OptionalLong.of(A + 0x10000),
-                    OptionalLong.of(B + 0xf000)));
+            MinidumpThread t = dump.threads().getFirst();
+            assertThat(dump.threads()).hasSize(1);
+            assertThat(List.of(t.threadId(), t.teb(), t.stackStart(), t.stackSize())).containsExactly(4242L, B, B + 0xc000, 0x4000L);
+            assertThat(t.rip()).hasValue(A + 0x10000);
+            assertThat(t.rsp()).hasValue(B + 0xf000);
+            RegisterSet r = t.registers().orElseThrow();
+            assertThat(r.get(Register.RBX)).isEqualTo(0x1234);
+            assertThat(r.get(Register.R15)).isEqualTo(0xf15);
+            assertThat(r.get(Register.RAX)).isZero();
+            assertThat(dump.osThreads()).singleElement().satisfies(o -> {
+                assertThat(o.osId()).isEqualTo(4242);
+                assertThat(o.registers()).isEqualTo(r);
+                assertThat(o.stackBase()).as("no TEB memory: the end of the thread list's stack").isEqualTo(B + 0x10000);
+            });
         }
     }
 

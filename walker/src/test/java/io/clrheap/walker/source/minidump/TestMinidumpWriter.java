@@ -141,6 +141,7 @@ final class TestMinidumpWriter {
             byte[] context = new byte[0x4d0];
             ByteBuffer c = ByteBuffer.wrap(context).order(ByteOrder.LITTLE_ENDIAN);
             c.putInt(0x30, 0x10000b).putLong(0x98, t.rsp()).putLong(0xf8, t.rip());
+            c.putLong(0x90, 0x1234).putLong(0xf0, 0xf15); // Rbx, R15: the integer registers' order, checked by MinidumpTest
             extra.put(context);
             extraOffsets.put(t.id() + ":stack", extraStart + extra.position());
             extra.put(new byte[t.stackSize()]);
