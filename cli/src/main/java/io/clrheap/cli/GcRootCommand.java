@@ -151,6 +151,8 @@ final class GcRootCommand implements Callable<Integer> {
             case VARIABLE -> "variable handle";
             case WEAK_NATIVE_COM -> "weak native COM handle";
             case WEAK_INTERIOR_POINTER -> "weak interior pointer handle";
+            case STACK -> "stack";
+            case THREAD_STATIC -> "thread static";
         };
     }
 }

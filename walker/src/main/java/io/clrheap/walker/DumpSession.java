@@ -8,6 +8,9 @@ import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.graph.ObjectGraph;
+import io.clrheap.walker.heap.ThreadStoreList;
+import io.clrheap.walker.source.OsThread;
+import io.clrheap.walker.source.ThreadSource;
 import io.clrheap.walker.metadata.MethodTableNames;
 import io.clrheap.layout.LayoutException;
 import io.clrheap.walker.runtime.Target;
@@ -44,11 +47,14 @@ public final class DumpSession implements AutoCloseable {
     private final TypeNames metadataNames;
     private final OpenOptions options;
     private final AutoCloseable resource;
+    private final ThreadSource threads;
     private DiscoveredHeap heap;
     private InProcessRoute route;
     private ObjectGraph graph;
 
-    DumpSession(String format, String name, Target target, Map<Long, String> typeNames, OpenOptions options, AutoCloseable resource) {
+    DumpSession(String format, String name, Target target, Map<Long, String> typeNames, OpenOptions options, AutoCloseable resource,
+                ThreadSource threads) {
+        this.threads = threads;
         this.format = format;
         this.name = name;
         this.target = target;
@@ -89,16 +95,27 @@ public final class DumpSession implements AutoCloseable {
     }
 
     /**
-     * The object graph: every object's references (from its type's GC descriptor) and the roots the dump holds without
-     * unwinding stacks (GC handles, finalization queues); built by one walk, on first use, and kept. ClrMD's
-     * {@code EnumerateReferences} and {@code EnumerateRoots}; {@code gcroot}, {@code objsize}, {@code --live}.
+     * The object graph: every object's references (from its type's GC descriptor) and its roots: GC handles,
+     * finalization queues, and the managed threads' stacks and registers scanned conservatively; built by one walk, on
+     * first use, and kept. ClrMD's {@code EnumerateReferences} and {@code EnumerateRoots}; {@code gcroot},
+     * {@code objsize}, {@code --live}.
      */
     public synchronized ObjectGraph graph() {
         if (graph == null) {
             DiscoveredHeap h = heap();
-            graph = ObjectGraph.build(target, h, walker(), handleTables());
+            graph = ObjectGraph.build(target, h, walker(), handleTables(), threadStore(), osThreads());
         }
         return graph;
+    }
+
+    /** The threads the dump recorded with their registers (empty when it recorded none, as a running process's reads). */
+    public List<OsThread> osThreads() {
+        return threads.osThreads();
+    }
+
+    /** The runtime's thread store: every managed thread with its OS thread id. */
+    public ThreadStoreList threadStore() {
+        return new HeapDiscovery(target, options.limits()).threads();
     }
 
     /** Type names from the dump's metadata alone, without the names a file carries. */

@@ -5,6 +5,7 @@ import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.runtime.TargetOpener;
 import io.clrheap.walker.source.DumpFiles;
+import io.clrheap.walker.source.ThreadSource;
 import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.source.elf.MappedFile;
@@ -82,7 +83,7 @@ public final class Dumps {
         LiveProcess process = LiveProcess.open(pid);
         try {
             Target target = new TargetOpener(options.profiles()).open(process, process.mappedFiles(), options.module());
-            return new DumpSession("live process", process.describe(), target, Map.of(), options, process);
+            return new DumpSession("live process", process.describe(), target, Map.of(), options, process, List::of);
         } catch (TargetException e) {
             TargetException said = new TargetException(e.kind(), e.kind() == TargetException.Kind.NOT_A_RUNTIME ? notDotNet(process)
                     : process.describe() + ": " + e.getMessage(), e);
@@ -104,8 +105,14 @@ public final class Dumps {
      */
     public static DumpSession of(Memory memory, List<MappedFile> files, String format, String name, Map<Long, String> typeNames,
                                  OpenOptions options) throws TargetException {
+        return of(memory, files, format, name, typeNames, options, List::of);
+    }
+
+    /** {@link #of(Memory, List, String, String, Map, OpenOptions)} with the image's threads and their registers, for stack roots. */
+    public static DumpSession of(Memory memory, List<MappedFile> files, String format, String name, Map<Long, String> typeNames,
+                                 OpenOptions options, ThreadSource threads) throws TargetException {
         Target target = new TargetOpener(options.profiles()).open(memory, files, options.module());
-        return new DumpSession(format, name, target, typeNames, options, () -> { });
+        return new DumpSession(format, name, target, typeNames, options, () -> { }, threads);
     }
 
     /** Finds the runtime in an opened file; the file is closed when that fails. */
@@ -117,7 +124,8 @@ public final class Dumps {
     private static DumpSession opened(AutoCloseable file, RuntimeFinder finder, String format, Path path, Map<Long, String> typeNames,
                                       OpenOptions options) throws IOException, TargetException {
         try {
-            return new DumpSession(format, String.valueOf(path.getFileName()), finder.find(), typeNames, options, file);
+            return new DumpSession(format, String.valueOf(path.getFileName()), finder.find(), typeNames, options, file,
+                    file instanceof ThreadSource threads ? threads : List::of);
         } catch (TargetException | RuntimeException | Error e) {
             DumpSession.closeQuietly(file, e);
             throw e;

@@ -4,6 +4,8 @@ import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.heap.AllocContextInfo;
 import io.clrheap.walker.heap.DiscoveredHeap;
+import io.clrheap.walker.heap.ManagedThread;
+import io.clrheap.walker.heap.ThreadStoreList;
 import io.clrheap.walker.heap.FieldRead;
 import io.clrheap.walker.heap.ProblemKind;
 import io.clrheap.walker.heap.SubHeap;
@@ -54,6 +56,13 @@ public final class HeapDiscovery {
             chase.emit(new HeapDiscovered(heap));
         }
         return heap;
+    }
+
+    /** The thread store's threads (ThreadStore::s_pThreadStore's list), read on their own: what stack scans start from. */
+    public ThreadStoreList threads() {
+        Chase chase = new Chase(target, limits, DiscoveryListener.NONE);
+        List<ManagedThread> threads = new ThreadContexts(chase, null).threads();
+        return new ThreadStoreList(threads, chase.problems());
     }
 
     private DiscoveredHeap discover(Chase chase) {

@@ -2,6 +2,7 @@ package io.clrheap.walker.discovery;
 
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.heap.AllocContextInfo;
+import io.clrheap.walker.heap.ManagedThread;
 import io.clrheap.walker.heap.ProblemKind;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,6 +20,7 @@ final class ThreadContexts {
     private final Chase chase;
     private final AllocContextReader contexts;
 
+    /** @param contexts the reader of allocation contexts; null when only {@link #threads()} is asked */
     ThreadContexts(Chase chase, AllocContextReader contexts) {
         this.chase = chase;
         this.contexts = contexts;
@@ -26,16 +28,44 @@ final class ThreadContexts {
 
     /** Every thread's allocation context, in the thread list's order; a list that cannot be read or does not end is reported and cut. */
     List<AllocContextInfo> read() {
+        List<AllocContextInfo> found = new ArrayList<>();
+        walk((thread, fields) -> {
+            String owner = fields.owner(thread);
+            if (chase.listening()) {
+                chase.emit(new ThreadIdentified(owner));
+                chase.emit(new ContextEntered(owner));
+            }
+            long location = fields.contextLocation(thread);
+            if (location != 0) {
+                found.add(contexts.read(owner, location));
+            }
+        });
+        return found;
+    }
+
+    /** Every thread of the thread store, in the list's order; a list that cannot be read or does not end is reported and cut. */
+    List<ManagedThread> threads() {
+        List<ManagedThread> found = new ArrayList<>();
+        walk((thread, fields) -> found.add(fields.thread(thread)));
+        return found;
+    }
+
+    /** What is done with each Thread of the list; a read that fails cuts the list there. */
+    @FunctionalInterface
+    private interface Visit {
+        void thread(long address, Thread fields);
+    }
+
+    private void walk(Visit visit) {
         if (chase.listening()) {
             chase.emit(new ThreadStoreEntered());
         }
-        List<AllocContextInfo> found = new ArrayList<>();
         long store;
         try {
             store = chase.globalPointer("ThreadStore::s_pThreadStore");
         } catch (MissingMemoryException e) {
             chase.problem(ProblemKind.BAD_THREAD_LIST, 0, "", "the thread store cannot be read: " + e.getMessage(), chase.failedRead());
-            return found;
+            return;
         }
         FieldSpec firstLink = chase.field("ThreadStore", "FirstThreadLink");
         long link;
@@ -43,7 +73,7 @@ final class ThreadContexts {
             link = chase.read(firstLink, store);
         } catch (MissingMemoryException e) {
             chase.problem(ProblemKind.BAD_THREAD_LIST, store, "", "ThreadStore cannot be read: " + e.getMessage(), chase.failedRead());
-            return found;
+            return;
         }
         Thread thread = new Thread(chase);
         Set<Long> seen = new HashSet<>();
@@ -60,15 +90,7 @@ final class ThreadContexts {
                 chase.emit(new ThreadEntered(link, address));
             }
             try {
-                String owner = thread.owner(address);
-                if (chase.listening()) {
-                    chase.emit(new ThreadIdentified(owner));
-                    chase.emit(new ContextEntered(owner));
-                }
-                long location = thread.contextLocation(address);
-                if (location != 0) {
-                    found.add(contexts.read(owner, location));
-                }
+                visit.thread(address, thread);
                 link = chase.read(thread.linkNext, address);
             } catch (MissingMemoryException e) {
                 chase.problem(ProblemKind.BAD_THREAD_LIST, address, "", "Thread cannot be read (" + e.getMessage() + "); the list is cut here",
@@ -78,7 +100,6 @@ final class ThreadContexts {
             from = thread.linkNext;
             fromBase = address;
         }
-        return found;
     }
 
     /** The fields of the native {@code Thread} (threads.h) read, as this build lays them out. */
@@ -89,6 +110,10 @@ final class ThreadContexts {
         private final FieldSpec osId;
         private final FieldSpec linkNext;
         private final FieldSpec runtimeThreadLocals;
+        /** Thread.m_ThreadLocalDataPtr (.NET 9 and later), or null. */
+        private final FieldSpec threadLocalData;
+        /** ThreadLocalData.pNonCollectibleTlsArrayData's offset, where threadLocalData is known. */
+        private final long nonCollectibleArray;
         /** Thread.m_alloc_context's offset (.NET 8), or -1 when the context is in RuntimeThreadLocals. */
         private final long inlineContext;
         /** RuntimeThreadLocals.AllocContext's offset plus, in .NET 10, ee_alloc_context.m_GCAllocContext's. */
@@ -102,6 +127,9 @@ final class ThreadContexts {
             this.id = chase.field("Thread", "Id");
             this.osId = type.findField("OSId").isPresent() ? chase.field("Thread", "OSId") : null;
             this.linkNext = chase.field("Thread", "LinkNext");
+            boolean statics = type.findField("ThreadLocalDataPtr").isPresent() && layout.findType("ThreadLocalData").isPresent();
+            this.threadLocalData = statics ? chase.field("Thread", "ThreadLocalDataPtr") : null;
+            this.nonCollectibleArray = statics ? layout.offset("ThreadLocalData", "NonCollectibleTlsArrayData") : 0;
             this.inlineContext = type.findField("m_alloc_context").isPresent() ? layout.offset("Thread", "m_alloc_context") : -1;
             this.runtimeThreadLocals = inlineContext < 0 ? chase.field("Thread", "RuntimeThreadLocals") : null;
             this.localsContext = inlineContext < 0 ? layout.offset("RuntimeThreadLocals", "AllocContext")
@@ -112,6 +140,15 @@ final class ThreadContexts {
         String owner(long thread) {
             String owner = "thread " + chase.read(id, thread);
             return osId == null ? owner : owner + " (tid " + chase.read(osId, thread) + ")";
+        }
+
+        ManagedThread thread(long thread) {
+            long statics = 0;
+            if (threadLocalData != null) {
+                long data = chase.read(threadLocalData, thread);
+                statics = data == 0 ? 0 : data + nonCollectibleArray;
+            }
+            return new ManagedThread(thread, (int) chase.read(id, thread), osId == null ? 0 : chase.read(osId, thread), statics);
         }
 
         /** Where the thread's gc_alloc_context is; 0 when it has none (no RuntimeThreadLocals: it never allocated). */

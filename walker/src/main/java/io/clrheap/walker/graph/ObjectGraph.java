@@ -2,6 +2,8 @@ package io.clrheap.walker.graph;
 
 import io.clrheap.walker.heap.DiscoveredHeap;
 import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.heap.ThreadStoreList;
+import io.clrheap.walker.source.OsThread;
 import io.clrheap.walker.report.HandleTableWalker;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.runtime.Target;
@@ -10,28 +12,46 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * A heap's object graph with the roots the dump holds (handles and finalization queues; not stacks): what
- * {@code gcroot}, {@code objsize} and {@code --live} ask. Built once per session ({@code DumpSession.graph()}).
+ * A heap's object graph with its roots — handles, finalization queues, and the managed threads' stacks and registers
+ * scanned conservatively ({@link StackRootScanner}): what {@code gcroot}, {@code objsize} and {@code --live} ask. Built
+ * once per session ({@code DumpSession.graph()}).
  *
  * @param graph    the objects and their references
- * @param roots    the roots found without unwinding stacks
+ * @param roots    the roots: handles and finalization queue entries first, then the stack roots thread by thread
+ * @param threads  what the stack scan did with each managed thread (empty when the threads were not scanned)
  * @param problems what building it met: bad GC descriptors, references to no object, unreadable roots
  */
-public record ObjectGraph(HeapGraph graph, List<Root> roots, List<Problem> problems) {
+public record ObjectGraph(HeapGraph graph, List<Root> roots, List<ThreadScan> threads, List<Problem> problems) {
 
     public ObjectGraph {
         roots = List.copyOf(roots);
+        threads = List.copyOf(threads);
         problems = List.copyOf(problems);
     }
 
-    /** Walks the heap once and reads every root. */
-    public static ObjectGraph build(Target target, DiscoveredHeap heap, HeapWalker walker, HandleTableWalker handles) {
+    /** A graph whose roots were given, without stacks scanned. */
+    public ObjectGraph(HeapGraph graph, List<Root> roots, List<Problem> problems) {
+        this(graph, roots, List.of(), problems);
+    }
+
+    /** Walks the heap once, reads every handle and finalization queue root, and scans the stacks of {@code threads}. */
+    public static ObjectGraph build(Target target, DiscoveredHeap heap, HeapWalker walker, HandleTableWalker handles, ThreadStoreList threads,
+                                    List<OsThread> osThreads) {
         List<Problem> problems = new ArrayList<>();
         HeapGraph graph = HeapGraph.build(walker, new ObjectReferences(target.memory(), target.layout()), heap.freeMethodTable(), problems::add);
         RootScanner scanner = new RootScanner(target.memory(), target.layout());
-        List<Root> roots = scanner.roots(heap, handles);
+        List<Root> roots = new ArrayList<>(scanner.roots(heap, handles));
         problems.addAll(scanner.problems());
-        return new ObjectGraph(graph, roots, problems);
+        problems.addAll(threads.problems());
+        StackRootScanner.Result stacks = new StackRootScanner(target.memory(), graph).scan(threads.threads(), osThreads);
+        roots.addAll(stacks.roots());
+        problems.addAll(stacks.problems());
+        return new ObjectGraph(graph, roots, stacks.threads(), problems);
+    }
+
+    /** Whether any managed thread's stack was scanned. */
+    public boolean stacksScanned() {
+        return threads.stream().anyMatch(ThreadScan::scanned);
     }
 
     /** The live objects (indexes into {@link #graph}): reachable from the roots that keep objects alive and from frozen segments. */

@@ -4,9 +4,12 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * The objects the GC would keep: everything reachable from the roots that keep objects alive ({@link
- * RootKind#keepsAlive()}) and from the objects of frozen segments (never collected), plus a dependent handle's secondary whenever its primary is reachable (gcscan: dependent
- * handles are promoted to a fixed point). Breadth-first over a {@link HeapGraph}; an {@code int[]} queue and a
+ * The objects the next full GC would keep, in the order the GC marks (gc.cpp {@code mark_phase}): everything reachable
+ * from the roots that keep objects alive ({@link RootKind#keepsAlive()}) and from the objects of frozen segments (never
+ * collected), a dependent handle's secondary whenever its primary is reachable (promoted to a fixed point); then the
+ * objects registered for finalization that are still unreached, with everything they reach: the GC moves them to the
+ * f-reachable queue and keeps them until their finalizer has run ({@code CFinalize::ScanForFinalization}), and the
+ * runtime's own heap snapshot lists them as live. Breadth-first over a {@link HeapGraph}; an {@code int[]} queue and a
  * {@link BitSet}, nothing per object beyond that.
  */
 public final class Reachability {
@@ -31,7 +34,19 @@ public final class Reachability {
         for (long a : extraRoots) {
             tail = push(graph, live, queue, tail, graph.indexOf(a));
         }
-        int head = 0;
+        int head = mark(graph, roots, live, queue, 0, tail);
+        tail = head;
+        for (Root r : roots) {
+            if (r.kind() == RootKind.FINALIZABLE) {
+                tail = push(graph, live, queue, tail, graph.indexOf(r.target()));
+            }
+        }
+        mark(graph, roots, live, queue, head, tail);
+        return live;
+    }
+
+    /** Marks from {@code queue[head, tail)} over references and dependent handles to a fixed point; returns the new tail. */
+    private static int mark(HeapGraph graph, List<Root> roots, BitSet live, int[] queue, int head, int tail) {
         while (true) {
             while (head < tail) {
                 int o = queue[head++];
@@ -49,7 +64,7 @@ public final class Reachability {
                 }
             }
             if (tail == before) {
-                return live;
+                return tail;
             }
         }
     }

@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /**
  * What holds a root, in the names the answer key's {@code roots.tsv} uses: the GC handle types (gcinterface.h
- * HNDTYPE_*, whose numbers are the profile's {@code handle.type.*} constants) and the finalization queue.
+ * HNDTYPE_*, whose numbers are the profile's {@code handle.type.*} constants), the finalization queue and the threads'
+ * stacks.
  */
 public enum RootKind {
     WEAK_SHORT(false), WEAK_LONG(false), STRONG(true), PINNED(true),
@@ -18,7 +19,17 @@ public enum RootKind {
     /** An object in the finalization queue that is ready for finalization (the f-reachable queue): alive until its finalizer runs. */
     FINALIZER(true),
     /** An object registered for finalization and not yet ready: listed, but it keeps nothing alive. */
-    FINALIZABLE(false);
+    FINALIZABLE(false),
+    /**
+     * A word of a managed thread's stack (at or above its stack pointer) or one of its registers that holds an object's
+     * address or an address inside one, found by a conservative scan: the runtime reports the precise subset of these.
+     */
+    STACK(true),
+    /**
+     * A thread's non-collectible thread-static array ({@code ThreadLocalData.pNonCollectibleTlsArrayData}, .NET 9 and
+     * later): the GC reports it with the thread's roots (ScanThreadStaticRoots), the runtime's heap snapshot as a Stack root.
+     */
+    THREAD_STATIC(true);
 
     private final boolean keepsAlive;
 

@@ -60,7 +60,7 @@ public final class SosGcHandles {
             case SIZED_REF -> "SizedRef";
             case WEAK_NATIVE_COM -> "WeakWinRT";
             case WEAK_INTERIOR_POINTER -> "WeakInteriorPointer";
-            case FINALIZER, FINALIZABLE -> throw new IllegalArgumentException(kind + " is no handle type");
+            case FINALIZER, FINALIZABLE, STACK, THREAD_STATIC -> throw new IllegalArgumentException(kind + " is no handle type");
         };
     }
 
@@ -78,7 +78,7 @@ public final class SosGcHandles {
             case DEPENDENT -> "Dependent Handles:";
             case WEAK_NATIVE_COM -> "Weak WinRT Handles:";
             case WEAK_INTERIOR_POINTER -> "Weak Interior Pointer Handles:";
-            case FINALIZER, FINALIZABLE -> throw new IllegalArgumentException(kind + " is no handle type");
+            case FINALIZER, FINALIZABLE, STACK, THREAD_STATIC -> throw new IllegalArgumentException(kind + " is no handle type");
         };
     }
 

@@ -1,0 +1,154 @@
+package io.clrheap.golden.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.graph.HeapGraph;
+import io.clrheap.walker.graph.ObjectGraph;
+import io.clrheap.walker.graph.Root;
+import io.clrheap.walker.graph.RootKind;
+import io.clrheap.walker.graph.ThreadScan;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The conservative stack scan against the runtime's own roots on every real Linux dump: every object the runtime
+ * reported as a Stack root ({@code roots.txt}) is the target of one of our stack roots; every object of the runtime's
+ * live list ({@code live-objects.txt}) is live by our roots; and what the scan keeps that the runtime does not is
+ * counted (the false positives docs/reference/object-graph.md states).
+ */
+class RealDumpStackRootsTest {
+
+    private static final Map<String, DumpSession> SESSIONS = new ConcurrentHashMap<>();
+    private static final List<String> WINDOWS = List.of("net8-windows-svr", "net10-windows-wks");
+
+    static Stream<String> walkable() {
+        return Stream.concat(RealDump.WALKABLE.stream(), WINDOWS.stream());
+    }
+
+    static Stream<String> foldersWithRoots() {
+        return walkable().filter(name -> Files.isRegularFile(RealDump.root().resolve(name).resolve("roots.txt")));
+    }
+
+    private static DumpSession session(String name) {
+        return SESSIONS.computeIfAbsent(name, n -> {
+            Path folder = RealDump.root().resolve(n);
+            Path dump = Files.isRegularFile(folder.resolve("core.xz")) ? folder.resolve("core.xz") : folder.resolve("dump.dmp.xz");
+            try {
+                return Dumps.open(dump);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot open " + dump + ": " + e.getMessage(), e);
+            }
+        });
+    }
+
+    static ObjectGraph graph(String name) {
+        return session(name).graph();
+    }
+
+    @AfterAll
+    static void close() throws IOException {
+        for (DumpSession s : SESSIONS.values()) {
+            s.close();
+        }
+        SESSIONS.clear();
+    }
+
+    private static List<String> lines(String name, String file) {
+        try (Stream<String> s = Files.lines(RealDump.root().resolve(name).resolve(file))) {
+            return s.filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static RealDump.LiveObject liveObject(String line) {
+        String[] t = line.split(" ", 4);
+        return new RealDump.LiveObject(RealDump.hex(t[0]), Long.parseLong(t[1]), RealDump.hex(t[2]), t.length > 3 ? t[3] : "");
+    }
+
+    @ParameterizedTest
+    @MethodSource("walkable")
+    void everyManagedThreadWithAnOsThreadInTheDumpIsScanned(String name) {
+        ObjectGraph g = graph(name);
+        assertThat(g.threads()).as("managed threads").isNotEmpty();
+        for (ThreadScan t : g.threads()) {
+            System.out.printf("%s: %s at 0x%x rsp 0x%x end 0x%x words %d roots %d %s%n", name, t.thread().describe(), t.thread().address(), t.rsp(), t.stackEnd(), t.words(), t.roots(),
+                    t.skipped() == null ? "" : "SKIPPED " + t.skipped());
+        }
+        assertThat(g.stacksScanned()).isTrue();
+    }
+
+    @ParameterizedTest
+    @MethodSource("foldersWithRoots")
+    void everyObjectTheRuntimeNamedAsAStackRootIsATargetOfOurStackRoots(String name) {
+        ObjectGraph g = graph(name);
+        HeapGraph graph = g.graph();
+        Set<Long> ours = new HashSet<>();
+        for (Root r : g.roots()) {
+            if (r.kind() == RootKind.STACK || r.kind() == RootKind.THREAD_STATIC) {
+                ours.add(r.target());
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        Set<Long> runtime = new HashSet<>();
+        for (String line : lines(name, "roots.txt")) {
+            String[] f = line.split("\\s+");
+            if (!f[1].equals("Stack") || Long.decode(f[4]) == 0) {
+                continue;
+            }
+            long value = Long.decode(f[4]);
+            int o = graph.objectHolding(value);
+            long object = o < 0 ? value : graph.address(o);
+            runtime.add(object);
+            if (!ours.contains(object) && !(o >= 0 && graph.frozen(o))) {
+                missing.add(line + (o < 0 ? " (no object there)" : ""));
+            }
+        }
+        Set<Long> extra = new HashSet<>(ours);
+        extra.removeAll(runtime);
+        System.out.printf("%s: runtime stack root objects %d, ours %d (%d not the runtime's), missing %d%n", name, runtime.size(), ours.size(), extra.size(),
+                missing.size());
+        missing.forEach(m -> System.out.println("  missing " + m));
+        assertThat(missing).as("%s: runtime stack roots not found", name).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("walkable")
+    void everyObjectOfTheRuntimesLiveListIsLive(String name) {
+        ObjectGraph g = graph(name);
+        BitSet live = g.live();
+        List<String> missing = new ArrayList<>();
+        Set<Long> runtimeLive = new HashSet<>();
+        for (String line : lines(name, "live-objects.txt")) {
+            RealDump.LiveObject o = liveObject(line);
+            runtimeLive.add(o.address());
+            if (!g.isLive(live, o.address())) {
+                missing.add(String.format("0x%x %s", o.address(), o.type()));
+            }
+        }
+        int extra = 0;
+        for (int i = live.nextSetBit(0); i >= 0; i = live.nextSetBit(i + 1)) {
+            if (!runtimeLive.contains(g.graph().address(i))) {
+                extra++;
+            }
+        }
+        System.out.printf("%s: runtime live %d, ours %d, missing %d, kept by us only %d%n", name, runtimeLive.size(), live.cardinality(), missing.size(), extra);
+        missing.stream().limit(20).forEach(m -> System.out.println("  missing " + m));
+        assertThat(missing).as("%s: live objects not live by our roots", name).isEmpty();
+    }
+}
