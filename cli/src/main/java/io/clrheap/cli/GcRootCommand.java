@@ -8,7 +8,11 @@ import io.clrheap.walker.graph.RootKind;
 import io.clrheap.walker.graph.RootPath;
 import io.clrheap.walker.report.TypeNames;
 import java.io.PrintWriter;
+import io.clrheap.walker.graph.StackSlot;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -19,7 +23,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code clrheap gcroot}: what keeps an object alive, laid out as SOS's gcroot prints it (dotnet/diagnostics
- * GCRootCommand.cs: "HandleTable:" and "Finalizer Queue:" headings, a root line, the chain as {@code -> address type}
+ * GCRootCommand.cs: "Thread OSID:", "HandleTable:" and "Finalizer Queue:" headings, a root line, the chain as {@code -> address type}
  * rows, "Found N unique roots."). Only roots that keep an object alive are counted (GcRoots); weak handles and
  * objects registered for finalization that reach it are said apart, and listed with --all.
  */
@@ -27,12 +31,13 @@ import picocli.CommandLine.Option;
         name = "gcroot",
         mixinStandardHelpOptions = true,
         description = {"Show what keeps an object alive: every root that reaches it, shortest path first, as SOS's gcroot.",
-            "A root is what the GC counts as one: a strong, pinned, async-pinned, ref-counted or sized-ref handle, the",
-            "f-reachable finalization queue, and a dependent handle's secondary through its primary (marked",
-            "'dependent handle'). Weak handles and objects registered for finalization keep nothing alive: they are",
+            "A root is what the GC counts as one: a thread's stack slot or register, a strong, pinned, async-pinned,",
+            "ref-counted or sized-ref handle, the f-reachable finalization queue, and a dependent handle's secondary",
+            "through its primary (marked 'dependent handle'). Weak handles and objects registered for finalization keep nothing alive: they are",
             "not counted, and --all lists those that reach the object. Each row of a path is an object and its type,",
-            "with the field of the previous object it was reached through. Stack and register roots need the threads'",
-            "stacks unwound and are not searched."},
+            "with the field of the previous object it was reached through. Each managed thread's stack (from its stack",
+            "pointer up) and registers are scanned conservatively: a word that points into an object is a root, named",
+            "by its thread, slot and rsp offset; .NET 9 and 10 threads' thread-static arrays are roots too."},
         footer = {
             "",
             "Examples:",
@@ -101,7 +106,7 @@ final class GcRootCommand implements Callable<Integer> {
                         + "(--all lists them).%n", weak.size(), weak.size() == 1 ? "" : "s", weak.size() == 1 ? "" : "s", weak.size() == 1 ? "es" : "");
             }
         }
-        out.println(GraphCommandSupport.ROOTS_SEARCHED);
+        out.println(GraphCommandSupport.rootsSearched(g));
         if (!g.problems().isEmpty()) {
             err.printf(Locale.ROOT, "clrheap: %d problem%s found building the graph; run walk --verify to list them%n", g.problems().size(),
                     g.problems().size() == 1 ? "" : "s");
@@ -109,11 +114,40 @@ final class GcRootCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Handle roots under "HandleTable:", then the finalization queue's under "Finalizer Queue:", each shortest first. */
+    /**
+     * As SOS groups them: each thread's roots under "Thread OSID:" (the OS thread id in hex), in the threads' order,
+     * then handle roots under "HandleTable:", then the finalization queue's under "Finalizer Queue:"; shortest first
+     * within each.
+     */
     private static void printGrouped(PrintWriter out, List<RootPath> paths, HeapGraph graph, TypeNames names, long free) {
+        Map<Long, List<RootPath>> byThread = new LinkedHashMap<>();
+        for (RootPath p : paths) {
+            if (p.root().stack() != null) {
+                byThread.computeIfAbsent(p.root().stack().osThreadId(), t -> new ArrayList<>()).add(p);
+            }
+        }
+        for (List<RootPath> onThread : byThread.values()) {
+            StackSlot first = onThread.getFirst().root().stack();
+            out.printf(Locale.ROOT, "Thread %x (tid %d, managed thread %d):%n", first.osThreadId(), first.osThreadId(), first.managedThreadId());
+            for (RootPath p : onThread) {
+                StackSlot s = p.root().stack();
+                if (p.root().kind() == RootKind.THREAD_STATIC) {
+                    out.printf(Locale.ROOT, "    %016x (thread-static array)%n", s.address());
+                } else if (s.register() != null) {
+                    out.printf(Locale.ROOT, "    %s: %016x (register, conservative)%n", s.register().id(), s.value());
+                } else {
+                    out.printf(Locale.ROOT, "    %s: %016x (stack slot %016x, conservative%s)%n", s.location(), s.value(), s.address(),
+                            p.root().interior() ? ", interior pointer" : "");
+                }
+                printPath(out, p, graph, names, free);
+            }
+        }
         for (boolean queue : new boolean[] {false, true}) {
             boolean first = true;
             for (RootPath p : paths) {
+                if (p.root().stack() != null) {
+                    continue;
+                }
                 boolean inQueue = p.root().kind() == RootKind.FINALIZER || p.root().kind() == RootKind.FINALIZABLE;
                 if (inQueue != queue) {
                     continue;
@@ -123,16 +157,21 @@ final class GcRootCommand implements Callable<Integer> {
                     first = false;
                 }
                 out.printf(Locale.ROOT, "    %016x (%s)%n", p.root().address(), label(p.root().kind()));
-                for (int i = 0; i < p.objects().size(); i++) {
-                    long o = p.objects().get(i);
-                    int index = graph.indexOf(o);
-                    String via = i == 0 ? "" : p.offsets().get(i - 1) == GcRoots.DEPENDENT_LINK ? " (dependent handle)"
-                            : String.format(Locale.ROOT, " (field +0x%x)", p.offsets().get(i - 1));
-                    out.printf(Locale.ROOT, "          -> %016x %s%s%n", o, names.display(graph.methodTable(index), free), via);
-                }
-                out.println();
+                printPath(out, p, graph, names, free);
             }
         }
+    }
+
+    /** The chain from the root's object to the object asked about, one {@code ->} row per object, then a blank line. */
+    private static void printPath(PrintWriter out, RootPath p, HeapGraph graph, TypeNames names, long free) {
+        for (int i = 0; i < p.objects().size(); i++) {
+            long o = p.objects().get(i);
+            int index = graph.indexOf(o);
+            String via = i == 0 ? "" : p.offsets().get(i - 1) == GcRoots.DEPENDENT_LINK ? " (dependent handle)"
+                    : String.format(Locale.ROOT, " (field +0x%x)", p.offsets().get(i - 1));
+            out.printf(Locale.ROOT, "          -> %016x %s%s%n", o, names.display(graph.methodTable(index), free), via);
+        }
+        out.println();
     }
 
     /** SOS's names for handle kinds (GCRootCommand.NameForHandle), and the finalization queue's two kinds of entry. */

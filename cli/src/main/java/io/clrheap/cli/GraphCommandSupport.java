@@ -3,7 +3,10 @@ package io.clrheap.cli;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.OpenOptions;
 import io.clrheap.walker.report.TypeNames;
+import io.clrheap.walker.graph.ObjectGraph;
+import io.clrheap.walker.graph.ThreadScan;
 import java.io.IOException;
+import java.util.Locale;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,9 +35,24 @@ final class GraphCommandSupport {
         int with(DumpSession session, TypeNames names) throws IOException, InterruptedException;
     }
 
-    /** The stack roots a dump holds need its threads' stacks unwound: not done, and said so in every such report. */
-    static final String ROOTS_SEARCHED = "roots searched: strong, pinned, async-pinned, ref-counted and sized-ref handles, dependent handles through "
-            + "their primaries, the f-reachable finalization queue (stack and register roots need unwinding: not searched)";
+    /**
+     * What a report's roots are: the handle kinds, the finalization queue, and how many managed threads' stacks were
+     * scanned (conservatively), or why none was; said in every report that counts roots.
+     */
+    static String rootsSearched(ObjectGraph graph) {
+        long scanned = graph.threads().stream().filter(ThreadScan::scanned).count();
+        String stacks;
+        if (scanned > 0) {
+            stacks = String.format(Locale.ROOT, "the stacks and registers of %d of %d managed threads (conservative: every word that points into an "
+                    + "object), thread-static arrays", scanned, graph.threads().size());
+        } else {
+            String why = graph.threads().stream().map(ThreadScan::skipped).filter(java.util.Objects::nonNull).findFirst()
+                    .orElse("the thread store lists no managed thread");
+            stacks = "no thread's stack (" + why + ")";
+        }
+        return "roots searched: strong, pinned, async-pinned, ref-counted and sized-ref handles, dependent handles through their primaries, "
+                + "the f-reachable finalization queue, " + stacks;
+    }
 
     private GraphCommandSupport() {
     }

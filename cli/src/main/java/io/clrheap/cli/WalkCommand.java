@@ -57,6 +57,7 @@ import picocli.CommandLine.Option;
             "  ./clrheap walk core.1234 --objects > objects.tsv",
             "  ./clrheap walk golden/real/net10-svr/core.xz --eeheap",
             "  ./clrheap walk golden/real/net9-wks/core.xz --handles --json",
+            "  ./clrheap walk golden/real/net8-svr/core.xz --roots",
             "  ./clrheap walk golden/real/net8-nomodule/core.xz --module Sarif.Multitool --verify",
             "  ./clrheap walk --emulate every-edge --runtime net10 --in-process --eeheap",
             "  ./clrheap walk --pid 4242 --stat",
@@ -104,6 +105,10 @@ final class WalkCommand implements Callable<Integer> {
         @Option(names = "--refs", description = "Every object's references, read from its type's GC descriptor: '0xSRC: 0xTARGET 0xTARGET ...' "
                 + "in field order, one line per object that holds any (the format of a real golden folder's refs.txt).")
         boolean refs;
+
+        @Option(names = "--roots", description = "Every root, tab-separated: kind, root (handle, queue slot, stack slot or register), object, flags "
+                + "(pinned, weak, interior, conservative), thread (the answer key's roots.tsv). Threads' stacks and registers are scanned conservatively.")
+        boolean roots;
     }
 
     @Option(names = "--json", description = "Machine-readable output of the chosen report.")
@@ -196,6 +201,9 @@ final class WalkCommand implements Callable<Integer> {
         }
         if (report.refs && dacEngine != DacWalk.Engine.WALKER) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--refs goes with --engine walker only");
+        }
+        if (report.roots && dacEngine != DacWalk.Engine.WALKER) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--roots goes with --engine walker only");
         }
         if (filtersGiven() && dacEngine != DacWalk.Engine.WALKER) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--type, --mt, --min, --max, --gen, --live and --strings go with --engine walker");
@@ -387,6 +395,9 @@ final class WalkCommand implements Callable<Integer> {
             }
             return 0;
         }
+        if (report.roots) {
+            return RootsReport.print(out, err, json, quiet, session, typeNames);
+        }
         if (report.verify) {
             return VerifyReport.run(out, json, session.handleTables(), walker, heap, typeNames, parallel, session.target());
         }
@@ -398,7 +409,7 @@ final class WalkCommand implements Callable<Integer> {
     }
 
     private boolean noReportChosen() {
-        return !(report.objects || report.eeheap || report.handles || report.verify || report.refs || report.stat);
+        return !(report.objects || report.eeheap || report.handles || report.verify || report.refs || report.roots || report.stat);
     }
 
     /** The dumpheap-style filters given; {@code --live} builds the object graph (one more walk). */

@@ -46,6 +46,9 @@ class ReportSchemasTest {
         "../golden/real/net10-svr/core.xz, --eeheap, eeheap.schema.json",
         "../golden/real/net10-svr/core.xz, --handles, gchandles.schema.json",
         "../golden/real/net8-svr/core.xz, --eeheap, eeheap.schema.json",
+        "../golden/real/net8-svr/core.xz, --roots, roots.schema.json",
+        "../golden/real/net10-windows-wks/dump.dmp.xz, --roots, roots.schema.json",
+        "emulate:every-edge, --roots, roots.schema.json",
     })
     void theReportIsValidAgainstItsSchema(String dump, String report, String schema) throws Exception {
         JsonNode document = walk(dump, report);
@@ -57,6 +60,7 @@ class ReportSchemasTest {
         "stat.schema.json | {\"rows\": [], \"objects\": 1, \"bytes\": 2, \"problems\": 0, \"problemCount\": 0}",
         "eeheap.schema.json | {\"server\": true, \"heaps\": [{\"index\": 0, \"gcHeap\": \"0x1\", \"segments\": [{\"kind\": \"gen3\"}]}], \"allocatedTotal\": 0, \"committedTotal\": 0, \"problems\": []}",
         "gchandles.schema.json | {\"handles\": [], \"counts\": {\"strong\": 1}, \"total\": 0, \"unusedSlots\": 0, \"problems\": []}",
+        "roots.schema.json | {\"runtime\": {}, \"roots\": [{\"kind\": \"stack\", \"root\": \"rsp\", \"object\": \"0x1\", \"flags\": [], \"keepsAlive\": true, \"type\": \"T\"}], \"threads\": [], \"problems\": []}",
         "objects.schema.json | [{\"address\": \"7f00\", \"mt\": \"0x1\", \"size\": 24, \"type\": \"T\", \"generation\": \"gen0\", \"heap\": 0, \"kind\": \"object\"}]",
     })
     void theSchemasRefuseWhatTheReportsNeverPrint(String schema, String document) throws Exception {

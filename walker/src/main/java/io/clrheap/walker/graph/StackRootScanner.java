@@ -47,7 +47,10 @@ public final class StackRootScanner {
         this.highest = n == 0 ? 0 : graph.address(n - 1) + Math.max(graph.size(n - 1), 8);
     }
 
-    /** The result: the roots thread by thread (slots ascending, then registers), what was done per thread, and the problems met. */
+    /**
+     * The result: the roots thread by thread in the thread store's order (its stack slots ascending, its registers in
+     * {@link Register} order, its thread-static array), what was done per thread, and the problems met.
+     */
     public record Result(List<Root> roots, List<ThreadScan> threads, List<Problem> problems) {
         public Result {
             roots = List.copyOf(roots);
@@ -118,7 +121,6 @@ public final class StackRootScanner {
             }
             at += length;
         }
-        threadStatics(m, rsp, roots, problems);
         for (Register r : SCANNED_REGISTERS) {
             long value = t.registers().get(r);
             long object = objectAt(value);
@@ -126,6 +128,7 @@ public final class StackRootScanner {
                 roots.add(Root.onStack(new StackSlot(m.osId(), m.managedId(), 0, r, rsp, value), object));
             }
         }
+        threadStatics(m, rsp, roots, problems);
         return new ThreadScan(m, rsp, end, (end - start) / 8, roots.size() - before, null);
     }
 
