@@ -1,6 +1,7 @@
 package io.clrheap.cli;
 
 import io.clrheap.conformance.corpus.RealGoldenCheck;
+import io.clrheap.conformance.corpus.RealRootsCheck;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,13 +70,23 @@ final class GoldenCheckCommand implements Callable<Integer> {
             r.extrasByType().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(10)
                     .forEach(e -> out.printf(Locale.ROOT, "  %,8d %s%n", e.getValue(), e.getKey()));
         }
+        RealRootsCheck roots = r.roots();
+        roots.notLive().forEach(l -> out.println("not live " + l));
+        roots.missingRoots().forEach(l -> out.println("no root  " + l));
+        out.printf(Locale.ROOT, "roots: %,d of %,d managed threads' stacks scanned; %,d objects live by the walker's roots, %,d of them not in the list "
+                + "(kept by conservative stack slots or by dead objects)%n", roots.threadsScanned(), roots.threads(), roots.live(), roots.keptBeyondList());
+        if (roots.hasRootList()) {
+            out.printf(Locale.ROOT, "roots.txt: %,d handle roots (%,d not found), %,d stack-root objects (%,d held by no thread root of the walker)%n",
+                    roots.runtimeHandleRoots(), roots.handleRootsMissingCount(), roots.runtimeStackRoots(), roots.stackRootsMissingCount());
+        }
         if (r.passed()) {
-            out.printf(Locale.ROOT, "%s: the walk agrees with live-objects.txt: %,d listed objects found with their MethodTable and size (%,d walked)%n", dir,
-                    r.listed(), r.walked());
+            out.printf(Locale.ROOT, "%s: the walk agrees with live-objects.txt: %,d listed objects found with their MethodTable and size (%,d walked), "
+                    + "every one live by the walker's roots%n", dir, r.listed(), r.walked());
             return 0;
         }
-        out.printf(Locale.ROOT, "%s: the walk disagrees with live-objects.txt: %,d missing, %,d misread, %,d extra with no real MethodTable, %d problems (of %,d listed)%n",
-                dir, r.missingCount(), r.misreadCount(), r.badExtraCount(), r.problems().size(), r.listed());
+        out.printf(Locale.ROOT, "%s: the walk disagrees with live-objects.txt: %,d missing, %,d misread, %,d extra with no real MethodTable, %d problems, "
+                + "%,d not live by the walker's roots, %,d runtime roots not found (of %,d listed)%n", dir, r.missingCount(), r.misreadCount(),
+                r.badExtraCount(), r.problems().size(), roots.notLiveCount(), roots.handleRootsMissingCount() + roots.stackRootsMissingCount(), r.listed());
         return 1;
     }
 }

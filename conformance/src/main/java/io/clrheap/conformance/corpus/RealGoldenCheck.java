@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  * own list) with its MethodTable and size, meet no problem, and every object it finds beyond the list (dead ones: the
  * list holds live objects only) must be free or have a real MethodTable (its EEClass points back to it). A list
  * that is empty, truncated or malformed, or disagrees with the folder's own counts ({@code info.txt}'s object count,
- * {@code selfreport.txt}'s OBJ addresses), is refused before the walk ({@link BadLiveListException}).
+ * {@code selfreport.txt}'s OBJ addresses), is refused before the walk ({@link BadLiveListException}). The walker's roots
+ * are held to the runtime's too ({@link RealRootsCheck}): every listed object live by them, every runtime root found.
  */
 public final class RealGoldenCheck {
 
@@ -45,10 +46,11 @@ public final class RealGoldenCheck {
 
     /** The outcome: counts, and the first differences of each kind. */
     public record Report(Path folder, int listed, long walked, long extras, long missingCount, long misreadCount, long badExtraCount,
-            List<String> missing, List<String> misread, List<String> badExtras, List<String> problems, Map<String, Long> extrasByType) {
+            List<String> missing, List<String> misread, List<String> badExtras, List<String> problems, Map<String, Long> extrasByType,
+            RealRootsCheck roots) {
 
         public boolean passed() {
-            return missingCount == 0 && misreadCount == 0 && badExtraCount == 0 && problems.isEmpty();
+            return missingCount == 0 && misreadCount == 0 && badExtraCount == 0 && problems.isEmpty() && roots.passed();
         }
     }
 
@@ -187,6 +189,7 @@ public final class RealGoldenCheck {
         long misreadCount = 0;
         long badExtraCount = 0;
         long extras = 0;
+        RealRootsCheck roots;
         try (DumpSession dump = Dumps.open(coreFile, OpenOptions.DEFAULT.withModule(module.orElse(null)))) {
             Target target = dump.target();
             DiscoveredHeap heap = dump.heap();
@@ -244,9 +247,10 @@ public final class RealGoldenCheck {
                     }
                 }
             }
+            roots = RealRootsCheck.of(dump, live, folder);
         }
         return new Report(folder, live.size(), walked.size(), extras, missingCount, misreadCount, badExtraCount, missing, misread, badExtras, problems,
-                extrasByType);
+                extrasByType, roots);
     }
 
     /** EEClassOrCanonMT → (canonical MT →) EEClass, whose MethodTable field points back to the canonical MT. */
