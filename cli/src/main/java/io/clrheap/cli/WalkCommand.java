@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -285,7 +286,8 @@ final class WalkCommand implements Callable<Integer> {
                 note(err, String.format("suspended %d threads of process %d", suspension.threads().size(), pid));
             }
             TypeNames given = names != null ? TypeNames.load(names) : TypeNames.none();
-            try (DumpSession session = Dumps.attach(pid, OpenOptions.DEFAULT.withModule(module))) {
+            // the stopped threads' registers give the stack roots; a running process's stacks are not scanned
+            try (DumpSession session = Dumps.attach(pid, OpenOptions.DEFAULT.withModule(module), suspension != null ? suspension : List::of)) {
                 TypeNames typeNames = session.typeNames().orElse(given);
                 if (!suspend) {
                     note(err, "the process runs while it is walked: objects it allocates or moves meanwhile may be missed or reported as problems (--suspend stops it)");

@@ -80,10 +80,18 @@ public final class Dumps {
      *                                                              message starts with the process's description)
      */
     public static DumpSession attach(int pid, OpenOptions options) throws TargetException {
+        return attach(pid, options, List::of);
+    }
+
+    /**
+     * {@link #attach(int, OpenOptions)} with the threads' registers, for stack roots: a {@code ProcessSuspension} of the
+     * process gives them while its threads are stopped.
+     */
+    public static DumpSession attach(int pid, OpenOptions options, ThreadSource threads) throws TargetException {
         LiveProcess process = LiveProcess.open(pid);
         try {
             Target target = new TargetOpener(options.profiles()).open(process, process.mappedFiles(), options.module());
-            return new DumpSession("live process", process.describe(), target, Map.of(), options, process, List::of);
+            return new DumpSession("live process", process.describe(), target, Map.of(), options, process, threads);
         } catch (TargetException e) {
             TargetException said = new TargetException(e.kind(), e.kind() == TargetException.Kind.NOT_A_RUNTIME ? notDotNet(process)
                     : process.describe() + ": " + e.getMessage(), e);

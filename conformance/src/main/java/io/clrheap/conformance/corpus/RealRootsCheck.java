@@ -21,8 +21,11 @@ import java.util.Set;
  * live by the walker's roots (handles, finalization queues, the threads' stacks scanned conservatively, thread-static
  * arrays; {@code walk --live}); where the folder has the runtime's root list ({@code roots.txt}: the heap snapshot's
  * GCBulkRootEdge events), every handle root must be a handle the walker found with that target, and every object the
- * runtime reported as a Stack root must be the target of one of the walker's thread roots. What the walker keeps live
- * beyond the list is counted: the conservative scan's false positives, and dead objects a live one still references.
+ * runtime reported as a Stack root must be the target of one of the walker's thread roots — unless the process ran
+ * between its dump and its snapshot ({@code changed-objects.txt}, a busy process {@code clrheap capture} recorded): its
+ * threads' stacks then differ, and the stack roots are counted, not held to. The live list holds either way: an object
+ * live at the snapshot was live at the dump. What the walker keeps live beyond the list is counted: the conservative
+ * scan's false positives, and dead objects a live one still references.
  *
  * @param listed               the objects of the runtime's live list
  * @param live                 the objects live by the walker's roots
@@ -37,10 +40,11 @@ import java.util.Set;
  * @param threadsScanned       managed threads whose stacks were scanned
  * @param threads              managed threads in the thread store
  * @param hasRootList          whether the folder has roots.txt
+ * @param stacksChanged        whether the process ran between dump and snapshot (the stack roots are then not held to)
  */
 public record RealRootsCheck(long listed, long live, long keptBeyondList, long notLiveCount, List<String> notLive, long runtimeHandleRoots,
                              long handleRootsMissingCount, long runtimeStackRoots, long stackRootsMissingCount, List<String> missingRoots,
-                             long threadsScanned, long threads, boolean hasRootList) {
+                             long threadsScanned, long threads, boolean hasRootList, boolean stacksChanged) {
 
     public RealRootsCheck {
         notLive = List.copyOf(notLive);
@@ -48,7 +52,7 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
     }
 
     public boolean passed() {
-        return notLiveCount == 0 && handleRootsMissingCount == 0 && stackRootsMissingCount == 0;
+        return notLiveCount == 0 && handleRootsMissingCount == 0 && (stackRootsMissingCount == 0 || stacksChanged);
     }
 
     /** Checks {@code session}'s roots against {@code live} (the folder's list) and the folder's roots.txt, if any. */
@@ -75,7 +79,7 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
         Path rootsFile = folder.resolve("roots.txt");
         if (!Files.isRegularFile(rootsFile)) {
             return new RealRootsCheck(live.size(), ours.cardinality(), beyond, notLiveCount, notLive, 0, 0, 0, 0, List.of(), scanned,
-                    g.threads().size(), false);
+                    g.threads().size(), false, false);
         }
         Set<String> handles = new HashSet<>();
         Set<Long> threadHeld = new HashSet<>();
@@ -114,6 +118,6 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
             }
         }
         return new RealRootsCheck(live.size(), ours.cardinality(), beyond, notLiveCount, notLive, handleRoots, handleMissing, stackObjects.size(),
-                stackMissing, missing, scanned, g.threads().size(), true);
+                stackMissing, missing, scanned, g.threads().size(), true, Files.isRegularFile(folder.resolve("changed-objects.txt")));
     }
 }

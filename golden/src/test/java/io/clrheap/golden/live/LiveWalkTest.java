@@ -89,6 +89,16 @@ class LiveWalkTest {
             assertThat(suspended.err()).containsPattern("suspended \\d+ threads of process " + pid).contains("resumed process " + pid);
             assertThat(suspended.out()).isEqualTo(stat.out());
             assertThat(process.isAlive()).isTrue();
+
+            // stopped, its threads' registers are read (PTRACE_GETREGS): their stacks are scanned for roots
+            Outcome roots = runInOwnJvm("walk", "--pid", pid, "--suspend", "--roots");
+            assertThat(roots.exitCode()).as(roots.err()).isZero();
+            assertThat(roots.err()).containsPattern("from the stacks, registers and thread statics of ([1-9][0-9]*) of \\1 managed threads");
+            assertThat(roots.out().lines().filter(l -> l.startsWith("stack\t"))).as("stack roots of %s", runtime).isNotEmpty();
+            Outcome running = ClrheapCommand.run("walk", "--pid", pid, "--roots");
+            assertThat(running.exitCode()).as(running.err()).isZero();
+            assertThat(running.err()).contains("not scanned: no thread registers were recorded (a running process: walk it with --suspend, or capture it)");
+            assertThat(running.out().lines().filter(l -> l.startsWith("stack\t"))).isEmpty();
             for (Path task : tasks(process.pid())) {
                 assertThat(status(task, "TracerPid")).as("%s after --suspend", task).isEqualTo("0");
                 assertThat(status(task, "State")).as("%s after --suspend", task).doesNotStartWith("t");

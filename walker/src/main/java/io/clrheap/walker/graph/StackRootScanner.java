@@ -75,7 +75,7 @@ public final class StackRootScanner {
             }
             OsThread t = byId.get(m.osId());
             if (t == null) {
-                scans.add(new ThreadScan(m, 0, 0, 0, 0, os.isEmpty() ? "the dump holds no thread registers"
+                scans.add(new ThreadScan(m, 0, 0, 0, 0, os.isEmpty() ? "no thread registers were recorded (a running process: walk it with --suspend, or capture it)"
                         : "the dump has no registers for OS thread " + m.osId() + " (it had ended?)"));
                 continue;
             }

@@ -12,6 +12,32 @@ public final class RegisterSet {
         this.values = values;
     }
 
+    /**
+     * Where each {@link Register} is in x86-64 {@code struct user_regs_struct} (sys/user.h; an ELF core's
+     * {@code NT_PRSTATUS pr_reg}, ptrace's {@code PTRACE_GETREGS}): r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi
+     * rdi orig_rax rip cs eflags rsp ss fs_base gs_base ds es fs gs.
+     */
+    private static final Register[] USER_REGS = {Register.R15, Register.R14, Register.R13, Register.R12, Register.RBP, Register.RBX,
+        Register.R11, Register.R10, Register.R9, Register.R8, Register.RAX, Register.RCX, Register.RDX, Register.RSI, Register.RDI, null,
+        Register.RIP, null, null, Register.RSP};
+
+    /** The words of a {@code user_regs_struct} this set reads: its first 20 (through rsp). */
+    public static final int USER_REGS_WORDS = USER_REGS.length;
+
+    /** A set from the first {@link #USER_REGS_WORDS} words of a {@code user_regs_struct}. */
+    public static RegisterSet fromUserRegs(long[] userRegs) {
+        if (userRegs.length < USER_REGS_WORDS) {
+            throw new IllegalArgumentException("a user_regs_struct has at least " + USER_REGS_WORDS + " words, not " + userRegs.length);
+        }
+        long[] values = new long[Register.values().length];
+        for (int i = 0; i < USER_REGS.length; i++) {
+            if (USER_REGS[i] != null) {
+                values[USER_REGS[i].ordinal()] = userRegs[i];
+            }
+        }
+        return new RegisterSet(values);
+    }
+
     /** A set from values in {@link Register} order ({@code Register.values().length} of them). */
     public static RegisterSet of(long... values) {
         if (values.length != Register.values().length) {

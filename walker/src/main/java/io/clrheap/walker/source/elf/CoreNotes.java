@@ -1,6 +1,5 @@
 package io.clrheap.walker.source.elf;
 
-import io.clrheap.walker.source.Register;
 import io.clrheap.walker.source.RegisterSet;
 
 import io.clrheap.walker.source.DumpFormatException;
@@ -35,35 +34,6 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
     private static final int PR_PID = 32;
     /** pr_reg, a struct user_regs_struct (linux arch/x86/include/asm/user_64.h), follows four struct timevals. */
     private static final int PR_REG = 112;
-    /** Register indexes in user_regs_struct: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax rip cs eflags rsp. */
-    /**
-     * Where each {@link Register} is in {@code pr_reg}, x86-64 {@code struct user_regs_struct} (sys/user.h): r15 r14 r13
-     * r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax rip cs eflags rsp ss fs_base gs_base ds es fs gs.
-     */
-    private static final int[] REG_INDEX = registerIndexes();
-    /** NT_FILE: u64 count, u64 page_size, then count × {start, end, file_ofs} (linux fs/binfmt_elf.c fill_files_note). */
-    private static int[] registerIndexes() {
-        int[] at = new int[Register.values().length];
-        at[Register.R15.ordinal()] = 0;
-        at[Register.R14.ordinal()] = 1;
-        at[Register.R13.ordinal()] = 2;
-        at[Register.R12.ordinal()] = 3;
-        at[Register.RBP.ordinal()] = 4;
-        at[Register.RBX.ordinal()] = 5;
-        at[Register.R11.ordinal()] = 6;
-        at[Register.R10.ordinal()] = 7;
-        at[Register.R9.ordinal()] = 8;
-        at[Register.R8.ordinal()] = 9;
-        at[Register.RAX.ordinal()] = 10;
-        at[Register.RCX.ordinal()] = 11;
-        at[Register.RDX.ordinal()] = 12;
-        at[Register.RSI.ordinal()] = 13;
-        at[Register.RDI.ordinal()] = 14;
-        at[Register.RIP.ordinal()] = 16;
-        at[Register.RSP.ordinal()] = 19;
-        return at;
-    }
-
     private static final int NT_FILE_HEADER = 16;
     private static final int NT_FILE_ENTRY = 24;
     /** An auxv entry is {u64 a_type; u64 a_val}; a_type 0 (AT_NULL) ends the vector (glibc elf.h, Elf64_auxv_t). */
@@ -222,11 +192,11 @@ record CoreNotes(List<MappedFile> mappedFiles, List<CoreThread> threads, Map<Lon
                         "the NT_PRSTATUS note has n_descsz %d, less than sizeof(elf_prstatus) on x86-64 (%d)",
                         descsz, PRSTATUS_SIZE));
             }
-            long[] values = new long[REG_INDEX.length];
-            for (int r = 0; r < values.length; r++) {
-                values[r] = file.u64(desc + PR_REG + 8L * REG_INDEX[r]);
+            long[] userRegs = new long[RegisterSet.USER_REGS_WORDS];
+            for (int r = 0; r < userRegs.length; r++) {
+                userRegs[r] = file.u64(desc + PR_REG + 8L * r);
             }
-            threads.add(new CoreThread(file.s32(desc + PR_PID), RegisterSet.of(values)));
+            threads.add(new CoreThread(file.s32(desc + PR_PID), RegisterSet.fromUserRegs(userRegs)));
         }
 
         private void readAuxv(long desc, long descsz) {

@@ -28,6 +28,9 @@ final class LibC {
     static final int ENOMEM = 12;
 
     static final int PTRACE_CONT = 7;
+    /** Copies the tracee's struct user_regs_struct (27 words on x86-64) to data. */
+    static final int PTRACE_GETREGS = 12;
+    static final int USER_REGS_STRUCT_SIZE = 27 * 8;
     static final int PTRACE_DETACH = 17;
     static final int PTRACE_SEIZE = 0x4206;
     static final int PTRACE_INTERRUPT = 0x4207;

@@ -1,6 +1,9 @@
 package io.clrheap.walker.source.live;
 
 import com.sun.jna.LastErrorException;
+import io.clrheap.walker.source.OsThread;
+import io.clrheap.walker.source.RegisterSet;
+import io.clrheap.walker.source.ThreadSource;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,7 +30,7 @@ import java.util.concurrent.TimeoutException;
  * traced child's stops to its parent (the tracer's process) even without {@code WUNTRACED}, so the reaper would take
  * the stop for the child's end (seen: {@code Process.isAlive()} false, and a blocking waitpid here never returning).
  */
-public final class ProcessSuspension implements AutoCloseable {
+public final class ProcessSuspension implements ThreadSource, AutoCloseable {
 
     /** Rounds of re-reading /proc/PID/task for threads started while the others were being stopped. */
     private static final int MAX_ROUNDS = 100;
@@ -117,6 +120,35 @@ public final class ProcessSuspension implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Every stopped thread's registers ({@code PTRACE_GETREGS}, asked on the tracer thread as the kernel wants); a
+     * thread that ended meanwhile is left out. The stacks' ends are the process's mappings' (stackBase 0).
+     */
+    @Override
+    public synchronized List<OsThread> osThreads() {
+        if (closed) {
+            throw new IllegalStateException("process " + pid + " is no longer suspended");
+        }
+        return onTracer(() -> {
+            List<OsThread> found = new ArrayList<>();
+            try (com.sun.jna.Memory regs = new com.sun.jna.Memory(LibC.USER_REGS_STRUCT_SIZE)) {
+                for (int tid : attached) {
+                    try {
+                        LibC.ptrace(LibC.PTRACE_GETREGS, tid, null, regs);
+                    } catch (LastErrorException e) {
+                        continue; // ESRCH: it ended since it was stopped
+                    }
+                    long[] words = new long[RegisterSet.USER_REGS_WORDS];
+                    for (int i = 0; i < words.length; i++) {
+                        words[i] = regs.getLong(8L * i);
+                    }
+                    found.add(new OsThread(tid, RegisterSet.fromUserRegs(words), 0));
+                }
+            }
+            return List.copyOf(found);
+        });
     }
 
     private <T> T onTracer(java.util.concurrent.Callable<T> work) {
