@@ -11,6 +11,8 @@ import io.clrheap.walker.graph.ObjectGraph;
 import io.clrheap.walker.metadata.MethodTableNames;
 import io.clrheap.layout.LayoutException;
 import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.source.OsThread;
+import io.clrheap.walker.source.ThreadSource;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.WalkRules;
@@ -44,11 +46,19 @@ public final class DumpSession implements AutoCloseable {
     private final TypeNames metadataNames;
     private final OpenOptions options;
     private final AutoCloseable resource;
+    private final ThreadSource threads;
     private DiscoveredHeap heap;
     private InProcessRoute route;
     private ObjectGraph graph;
 
     DumpSession(String format, String name, Target target, Map<Long, String> typeNames, OpenOptions options, AutoCloseable resource) {
+        this(format, name, target, typeNames, options, resource, resource instanceof ThreadSource t ? t : List::of);
+    }
+
+    /** @param threads the image's OS threads with their registers (an opened ELF core, minidump or bundle is its own) */
+    DumpSession(String format, String name, Target target, Map<Long, String> typeNames, OpenOptions options, AutoCloseable resource,
+                ThreadSource threads) {
+        this.threads = threads;
         this.format = format;
         this.name = name;
         this.target = target;
@@ -61,6 +71,11 @@ public final class DumpSession implements AutoCloseable {
     /** What was opened: {@code ELF core}, {@code minidump}, {@code fixture bundle}, {@code live process}, or as given to {@link Dumps#of}. */
     public String format() {
         return format;
+    }
+
+    /** The OS threads the image recorded, with their registers and stack ends; empty when it recorded none. */
+    public List<OsThread> osThreads() {
+        return threads.osThreads();
     }
 
     /** The file's name, or the process's description. */

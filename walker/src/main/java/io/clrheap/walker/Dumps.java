@@ -5,6 +5,7 @@ import io.clrheap.walker.runtime.Target;
 import io.clrheap.walker.runtime.TargetException;
 import io.clrheap.walker.runtime.TargetOpener;
 import io.clrheap.walker.source.DumpFiles;
+import io.clrheap.walker.source.ThreadSource;
 import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.elf.ElfCore;
 import io.clrheap.walker.source.elf.MappedFile;
@@ -104,8 +105,17 @@ public final class Dumps {
      */
     public static DumpSession of(Memory memory, List<MappedFile> files, String format, String name, Map<Long, String> typeNames,
                                  OpenOptions options) throws TargetException {
+        return of(memory, files, format, name, typeNames, options, List::of);
+    }
+
+    /**
+     * As {@link #of(Memory, List, String, String, Map, OpenOptions)}, for an image whose threads' registers are known
+     * ({@link DumpSession#osThreads()}).
+     */
+    public static DumpSession of(Memory memory, List<MappedFile> files, String format, String name, Map<Long, String> typeNames,
+                                 OpenOptions options, ThreadSource threads) throws TargetException {
         Target target = new TargetOpener(options.profiles()).open(memory, files, options.module());
-        return new DumpSession(format, name, target, typeNames, options, () -> { });
+        return new DumpSession(format, name, target, typeNames, options, () -> { }, threads);
     }
 
     /** Finds the runtime in an opened file; the file is closed when that fails. */
