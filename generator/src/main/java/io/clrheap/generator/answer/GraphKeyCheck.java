@@ -3,6 +3,7 @@ package io.clrheap.generator.answer;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.graph.HeapGraph;
 import io.clrheap.walker.graph.ObjectGraph;
+import io.clrheap.walker.graph.Reachability;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,8 @@ import java.util.List;
 /**
  * The answer key's object graph against the dump's: every reference the walker reads (object, field offset, target;
  * in address and field order) equals {@code references.tsv} line for line, and the objects the walker finds live
- * from the dump's roots equal {@code live.tsv}. Both files are streamed; a key without them is not checked.
+ * from the dump's roots equal {@code live.tsv}. Both files are streamed; a key without them is not checked. Stack roots:
+ * see {@link #live}.
  */
 final class GraphKeyCheck {
 
@@ -53,7 +55,7 @@ final class GraphKeyCheck {
             }
         }
         if (Files.isRegularFile(liveFile)) {
-            BitSet live = graph.live();
+            BitSet live = live(graph, answerDir.resolve("roots.tsv"));
             try (BufferedReader in = Files.newBufferedReader(liveFile, StandardCharsets.UTF_8)) {
                 in.readLine(); // header
                 for (int o = live.nextSetBit(0); o >= 0; o = live.nextSetBit(o + 1)) {
@@ -71,6 +73,28 @@ final class GraphKeyCheck {
             }
         }
         return result.withGraph(wrong, lines);
+    }
+
+    /**
+     * The walker's live set. When its graph holds no stack roots of its own (a walker without a stack scan), the key's
+     * stack roots' objects (roots.tsv's {@code stack} rows) are added to its roots: this check is of the heap graph and
+     * the other roots, and a stack scan is checked against roots.tsv row for row elsewhere ({@code conform --expect roots}).
+     */
+    private static BitSet live(ObjectGraph graph, Path roots) throws IOException {
+        if (graph.roots().stream().anyMatch(r -> r.kind().id().equals("stack")) || !Files.isRegularFile(roots)) {
+            return graph.live();
+        }
+        List<Long> stack = new ArrayList<>();
+        try (BufferedReader in = Files.newBufferedReader(roots, StandardCharsets.UTF_8)) {
+            in.readLine(); // header
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                String[] columns = line.split("\t");
+                if (columns.length >= 3 && columns[0].equals("stack") && columns[2].startsWith("0x")) {
+                    stack.add(Long.parseUnsignedLong(columns[2].substring(2), 16));
+                }
+            }
+        }
+        return Reachability.live(graph.graph(), graph.roots(), stack.stream().mapToLong(Long::longValue).toArray());
     }
 
     private static void add(List<String> lines, String line) {
