@@ -48,6 +48,13 @@ import picocli.CommandLine;
             "           counts, so ./clrheap walk DUMP --objects --live is read too;",
             "           live.tsv, as a set (frozen segments' objects are live: the",
             "           GC never collects them)",
+            "  roots    one 'KIND ROOT 0xOBJECT FLAGS THREAD' line per root (tabs or",
+            "           spaces; what ./clrheap walk DUMP --roots prints): handles,",
+            "           finalization queue slots, and stack roots (ROOT a stack slot's",
+            "           0x address or a register's name, THREAD its OS id; every",
+            "           aligned word from rsp up to the stack's end and every general",
+            "           register, an interior pointer flagged 'interior'), any order;",
+            "           roots.tsv, as a set of rows (a 'conservative' flag is ignored)",
             "  eeheap   SOS-style eeheap -gc text (what ./clrheap walk DUMP --eeheap",
             "           prints); eeheap.txt, line by line",
             "  handles  SOS-style gchandles text (what ./clrheap walk DUMP --handles",
@@ -55,10 +62,11 @@ import picocli.CommandLine;
             "eeheap and handles compare every line but blank ones, runs of blanks",
             "counting as one (a walker's own column widths pass); docs/reports.md",
             "has both formats. For the other kinds, lines that do not start with 0x (headers, banners, '#' comments, blank",
-            "lines) are ignored. A refs or live difference names the object, its type",
+            "lines) are ignored; for roots, lines whose first column is no root kind.",
+            "A refs, live or roots difference names the object, its type",
             "and size (objects.tsv); a live one also the roots pointing at it",
             "(roots.tsv). Answer keys written before the object graph have no",
-            "references.tsv or live.tsv: such a fixture is an error that says so",
+            "references.tsv, roots.tsv or live.tsv: such a fixture is an error that says so",
             "(write it again with ./clrheap generate).",
             "",
             "A suite is a folder that ./clrheap generate wrote fixtures into (named as their",
@@ -87,6 +95,9 @@ import picocli.CommandLine;
             "                   --suite suite/",
             "  ./clrheap conform --walker './clrheap walk {dump} --objects --live -q' \\",
             "                   --expect live --suite suite/",
+            "  ./clrheap generate --scenario trap-stale-stack --out suite/",
+            "  ./clrheap conform --walker './clrheap walk {dump} --roots -q' --expect roots \\",
+            "                   --suite suite/",
             "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite golden \\",
             "                   --format bundle --fixtures 'net8-server/*'",
             "  ./clrheap conform --walker 'mywalker.exe {dump}' --suite golden --fixtures 'net8-windows-*/*'",
@@ -132,7 +143,7 @@ final class ConformCommand implements Callable<Integer> {
             description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}); a golden corpus's Windows fixtures are always their minidump.", defaultValue = "elf")
     FixtureFormat format = FixtureFormat.ELF;
 
-    @Option(names = "--expect", paramLabel = "stat|objects|refs|live|eeheap|handles", description = "What the walker prints (the formats are below; default: ${DEFAULT-VALUE}).",
+    @Option(names = "--expect", paramLabel = "stat|objects|refs|live|roots|eeheap|handles", description = "What the walker prints (the formats are below; default: ${DEFAULT-VALUE}).",
             defaultValue = "stat")
     String expect = "stat";
 
@@ -155,9 +166,10 @@ final class ConformCommand implements Callable<Integer> {
             case "objects" -> ConformanceRunner.Expect.OBJECTS;
             case "refs" -> ConformanceRunner.Expect.REFS;
             case "live" -> ConformanceRunner.Expect.LIVE;
+            case "roots" -> ConformanceRunner.Expect.ROOTS;
             case "eeheap" -> ConformanceRunner.Expect.EEHEAP;
             case "handles" -> ConformanceRunner.Expect.HANDLES;
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat, objects, refs, live, eeheap or handles, not '"
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat, objects, refs, live, roots, eeheap or handles, not '"
                     + expect + "'");
         };
         ExternalWalker command;
@@ -189,7 +201,7 @@ final class ConformCommand implements Callable<Integer> {
         if (!dacReference.isEmpty() && e != ConformanceRunner.Expect.STAT && e != ConformanceRunner.Expect.OBJECTS) {
             // the DAC reference's answer key is the DAC's object walk: it has no references, roots, regions or handles
             throw new CommandLine.ParameterException(spec.commandLine(), "--dac-reference answers --expect stat and objects; --expect " + expect
-                    + " needs a --suite (its answer keys hold references.tsv, live.tsv, eeheap.txt and gchandles.txt)");
+                    + " needs a --suite (its answer keys hold references.tsv, roots.tsv, live.tsv, eeheap.txt and gchandles.txt)");
         }
         if (!dacReference.isEmpty()) {
             return againstDac(command, e, out, err);

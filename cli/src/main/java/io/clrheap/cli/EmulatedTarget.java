@@ -65,7 +65,7 @@ record EmulatedTarget(EmulatedRuntime process, DumpSession session, NativeCalls 
         try {
             OpenOptions options = inProcess ? OpenOptions.DEFAULT.withNativeCalls(calls) : OpenOptions.DEFAULT;
             DumpSession session = Dumps.of(inProcess ? calls.memory() : process.memory(), files, "emulated process",
-                    "emulated " + process.scenario().name(), process.typeNames(), options);
+                    "emulated " + process.scenario().name(), process.typeNames(), options, new EmulatedThreads(process.groundTruth().stacks()));
             return new EmulatedTarget(process, session, calls);
         } catch (TargetException e) {
             throw new Unavailable("the emulated process cannot be opened: " + e.getMessage());

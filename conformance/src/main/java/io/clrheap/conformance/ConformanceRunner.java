@@ -14,11 +14,13 @@ public final class ConformanceRunner {
 
     /**
      * What the walker prints: SOS {@code dumpheap -stat} text, an object listing {@code address mt size}, every
-     * object's references {@code 0xSRC: 0xTARGET …}, the live objects {@code 0xADDRESS}, SOS {@code eeheap -gc} or
+     * object's references {@code 0xSRC: 0xTARGET …}, the live objects {@code 0xADDRESS}, the roots, SOS {@code eeheap -gc} or
      * {@code gchandles} text; and the answer key file each is compared with.
      */
     public enum Expect {
         STAT("dumpheap-stat.txt"), OBJECTS("objects.tsv"), REFS(GraphComparison.REFERENCES), LIVE(GraphComparison.LIVE),
+        /** The roots, roots.tsv's rows {@code kind root object flags thread} (docs/answer-key.md), compared as a set. */
+        ROOTS(GraphComparison.ROOTS),
         /** SOS {@code eeheap -gc} text (docs/reports.md), compared line by line with the key's. */
         EEHEAP("eeheap.txt"),
         /** SOS {@code gchandles} text (docs/reports.md), compared line by line with the key's. */
@@ -37,7 +39,7 @@ public final class ConformanceRunner {
 
         /** Whether the key file is one of the object graph's, which answer keys written before it lack. */
         boolean graph() {
-            return this == REFS || this == LIVE;
+            return this == REFS || this == LIVE || this == ROOTS;
         }
     }
 
@@ -133,6 +135,11 @@ public final class ConformanceRunner {
                     LiveListing live = LiveListing.read(output);
                     notes.addAll(0, live.notes());
                     result = GraphComparison.live(live, ready.answer());
+                }
+                case ROOTS -> {
+                    RootListing roots = RootListing.read(output);
+                    notes.addAll(0, roots.notes());
+                    result = GraphComparison.roots(roots, ready.answer());
                 }
                 case EEHEAP, HANDLES -> result = ReportComparison.lines(output, ready.answer().resolve(expect.keyFile()));
                 default -> throw new IllegalStateException("unknown --expect " + expect);

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Compares a walker's references ({@code --expect refs}) with the key's references.tsv, and its live set
- * ({@code --expect live}) with live.tsv. Each difference names the object, with its type and size from objects.tsv and,
+ * Compares a walker's references ({@code --expect refs}) with the key's references.tsv, its live set
+ * ({@code --expect live}) with live.tsv, and its roots ({@code --expect roots}) with roots.tsv. Each difference names the object, with its type and size from objects.tsv and,
  * for the live set, the roots of roots.tsv that point at it: a walker author sees at once which shape of GC descriptor
  * (a repeating series, a reference in the last word, a second series) or which root kind (a weak handle, a finalizer
  * entry) it gets wrong. Frozen segments' objects are live (never collected; the runtime's own heap snapshot lists
@@ -24,6 +24,8 @@ public final class GraphComparison {
     /** The answer key files compared, and their headers. */
     public static final String REFERENCES = "references.tsv";
     public static final String LIVE = "live.tsv";
+    public static final String ROOTS = "roots.tsv";
+    static final String ROOTS_HEADER = "kind\troot\tobject\tflags\tthread";
     private static final String REFERENCES_HEADER = "from\toffset\tto";
     private static final String LIVE_HEADER = "address";
 
@@ -100,6 +102,37 @@ public final class GraphComparison {
         return d.result(answerDir, true);
     }
 
+    /**
+     * The walker's roots against roots.tsv, as sets of rows: a row of the key the walker did not print is missing, a row
+     * it printed that the key lacks is extra; each names the object with its type where objects.tsv has it.
+     */
+    public static Comparison.Result roots(RootListing actual, Path answerDir) throws IOException {
+        Shown d = new Shown();
+        actual.problems().forEach(d::add);
+        Set<RootRow> expected = new java.util.LinkedHashSet<>();
+        try (KeyTable key = new KeyTable(answerDir.resolve(ROOTS), ROOTS_HEADER)) {
+            for (KeyTable.Row row = key.next(); row != null; row = key.next()) {
+                try {
+                    expected.add(RootRow.parse(row.columns()));
+                } catch (NumberFormatException e) {
+                    throw key.fault(row.line(), e.getMessage(), String.join("\t", row.columns()));
+                }
+            }
+        }
+        for (RootRow x : expected) {
+            if (!actual.rows().contains(x)) {
+                d.add(x.object(), String.format(Locale.ROOT, "missing root: %s %s of 0x%x", x.kind(), x.root(), x.object()),
+                        String.format(Locale.ROOT, ", flags %s, thread %s: in roots.tsv, not reported", x.flags(), x.thread()));
+            }
+        }
+        for (RootRow a : actual.rows()) {
+            if (!expected.contains(a)) {
+                d.add(a.object(), String.format(Locale.ROOT, "extra root: %s %s of 0x%x", a.kind(), a.root(), a.object()),
+                        String.format(Locale.ROOT, ", flags %s, thread %s: reported; roots.tsv has no such row", a.flags(), a.thread()));
+            }
+        }
+        return d.result(answerDir, false);
+    }
 
     private static String references(int n) {
         return n + (n == 1 ? " reference" : " references");
@@ -267,12 +300,13 @@ public final class GraphComparison {
             if (named.isEmpty() || !Files.isRegularFile(file)) {
                 return found;
             }
-            try (KeyTable t = new KeyTable(file, "kind\taddress\ttarget")) {
+            try (KeyTable t = new KeyTable(file, ROOTS_HEADER)) {
                 KeyTable.Row r;
                 while ((r = t.next()) != null) {
-                    long target = t.address(r, 2, "target");
+                    long target = t.address(r, 2, "object");
                     if (named.contains(target)) {
-                        String root = String.format(Locale.ROOT, "the %s root %s points at it", r.columns()[0], r.columns()[1]);
+                        String root = String.format(Locale.ROOT, "the %s root %s%s points at it", r.columns()[0], r.columns()[1],
+                                r.columns()[4].equals("-") ? "" : " of thread " + r.columns()[4]);
                         found.merge(target, root, (a, b) -> a + ", " + b);
                     }
                 }

@@ -35,7 +35,8 @@ class GraphOutputTest {
         Files.writeString(answer.resolve(GraphComparison.REFERENCES), String.format("from\toffset\tto\n0x%x\t8\t0x%x\n0x%x\t24\t0x%x\n0x%x\t8\t0x%x\n",
                 a, b, a, c, c, c));
         Files.writeString(answer.resolve(GraphComparison.LIVE), String.format("address\n0x%x\n0x%x\n", a, c));
-        Files.writeString(answer.resolve("roots.tsv"), String.format("kind\taddress\ttarget\nstrong\t0x500\t0x%x\nweak-short\t0x508\t0x%x\n", a, b));
+        Files.writeString(answer.resolve("roots.tsv"), String.format("kind\troot\tobject\tflags\tthread\nstrong\t0x500\t0x%x\t-\t-\n"
+                + "weak-short\t0x508\t0x%x\tweak\t-\nstack\t0x7f3500001ff0\t0x%x\tinterior\t4242\nstack\trbx\t0x%x\t-\t4242\n", a, b, c, a));
         return answer;
     }
 
@@ -79,10 +80,31 @@ class GraphOutputTest {
         List<String> lines = new ArrayList<>(r.first());
         assertThat(r.differences()).isEqualTo(3);
         assertThat(lines.get(0)).isEqualTo("missing live object: 0x1000 (Pair, 40 bytes, gen0) is reachable from the roots that keep objects alive; "
-                + "not reported; roots.tsv: the strong root 0x500 points at it");
+                + "not reported; roots.tsv: the strong root 0x500 points at it, the stack root rbx of thread 4242 points at it");
         assertThat(lines.get(1)).isEqualTo("extra live object: 0x2000 (Leaf, 24 bytes, gen0) reported live; no root that keeps objects alive reaches "
                 + "it; roots.tsv: the weak-short root 0x508 points at it");
         assertThat(lines.get(2)).startsWith("extra live object: 0x4000 (no object starts there)");
+    }
+
+    @Test
+    void rootsAreComparedAsSetsOfCanonicalRowsIgnoringTheConservativeFlag() throws Exception {
+        Path answer = key(0x1000, 0x2000, 0x3000);
+        // another order, spaces, upper-case hex, a 'conservative' flag, a header and a comment: the same rows
+        Comparison.Result same = GraphComparison.roots(RootListing.read(file("same.txt", "kind root object flags thread\n# mine\n"
+                + "stack rbx 0x1000 conservative 4242\nstack 0x7F3500001FF0 0x3000 conservative,interior 4242\nweak-short\t0x508\t0x2000\tweak\t-\n"
+                + "strong 0x500 0x1000 - -\n")), answer);
+        assertThat(same.passed()).as(same.first().toString()).isTrue();
+
+        Comparison.Result r = GraphComparison.roots(RootListing.read(file("wrong.txt", "strong 0x500 0x1000 - -\nweak-short 0x508 0x2000 weak -\n"
+                + "stack 0x7f3500001ff0 0x3000 - 4242\nstack 0x7f3500001f00 0x2000 - 4242\nstack rsp 0x1000 - 4242\n")), answer);
+        assertThat(r.differences()).isEqualTo(5);
+        assertThat(r.first().getFirst()).isEqualTo("line 5: the root 'rsp' is neither a 0x hex address nor a register (rax ... r15 but rsp): "
+                + "'stack rsp 0x1000 - 4242'");
+        assertThat(r.first().subList(1, 5)).containsExactly(
+                "missing root: stack 0x7f3500001ff0 of 0x3000 (Self, 24 bytes, gen1), flags interior, thread 4242: in roots.tsv, not reported",
+                "missing root: stack rbx of 0x1000 (Pair, 40 bytes, gen0), flags -, thread 4242: in roots.tsv, not reported",
+                "extra root: stack 0x7f3500001ff0 of 0x3000 (Self, 24 bytes, gen1), flags -, thread 4242: reported; roots.tsv has no such row",
+                "extra root: stack 0x7f3500001f00 of 0x2000 (Leaf, 24 bytes, gen0), flags -, thread 4242: reported; roots.tsv has no such row");
     }
 
     @Test

@@ -46,8 +46,11 @@ public record BuildEstimate(long objects, long memoryBytes, long groundTruthByte
      * table's segments (measured: about 256 KiB a heap on sixty-four-heaps).
      */
     static final long PER_HEAP = 5 * CHUNK;
-    /** Per thread: the Thread object, its thread-local block (measured: about 4 KiB a thread). */
-    static final long PER_THREAD = 8 << 10;
+    /**
+     * Per thread: the Thread object, its thread-local block (measured: about 4 KiB a thread), and its stack, one chunk
+     * (ProcessLayout.THREAD_STACK_SIZE).
+     */
+    static final long PER_THREAD = (8 << 10) + CHUNK;
     /** Features' own objects (the 600 KiB gap, 1,300 Leafs, the edge cases): a few chunks. */
     static final long FEATURES = 2 * CHUNK;
     /** Room on top of the sum: the estimate bounds what the built-in scenarios write (BuildEstimateTest) with this to spare. */
@@ -182,7 +185,7 @@ public record BuildEstimate(long objects, long memoryBytes, long groundTruthByte
         // the answer key: a line an object, the regions, threads, handles, and a dumpheap -stat line per type
         lines += 1300 + 64L * s.heaps();
         regions += 5L * s.heaps() + frozenSegments;
-        long answerKey = lines * (LINE_WITHOUT_NAME + longestName) + regions * 120 + s.threads() * 120L
+        long answerKey = lines * (LINE_WITHOUT_NAME + longestName) + regions * 120 + s.threads() * (120L + 2 * 80)
                 + 5L * s.handlesPerKind() * s.heaps() * 80 + (types.size() + 8) * (longestName + 60L) + 64 * 1024;
         // the ground truth: varints an object in runs that grow by doubling (up to half of each unused), a run per
         // allocation context or region

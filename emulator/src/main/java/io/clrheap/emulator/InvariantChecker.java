@@ -15,7 +15,10 @@ import io.clrheap.emulator.truth.GroundTruth;
  * 32-byte padding free object and POH objects do not; every context lies inside a gen0 region; every handle's target
  * is an object, not a free one; free objects' lengths fit 32 bits; every region's {@code heap_segment} is its entry in
  * the GC's region map (see {@link #checkRegionMap}); every reference and every finalization queue entry points at an
- * object's start, never a free object's (see {@link #checkGraph}).
+ * object's start, never a free object's (see {@link #checkGraph}); every thread's stack holds its roots where the
+ * ground truth says, and nothing else in its live part or registers points into the heap (see {@link #checkStacks}).
+ *
+ * <p>Long because it is one check per invariant of a walkable heap, each with the message that names what broke it.
  */
 public final class InvariantChecker {
 
@@ -127,6 +130,7 @@ public final class InvariantChecker {
         }
         checkRegionMap(runtime, regions, violations);
         checkGraph(runtime, objectStarts, violations);
+        checkStacks(runtime, regions, violations);
         return violations.size() > MAX_VIOLATIONS ? violations.subList(0, MAX_VIOLATIONS) : violations;
     }
 
@@ -142,6 +146,85 @@ public final class InvariantChecker {
                 violations.add(String.format("finalization queue slot 0x%x holds 0x%x, where no object starts", f.slot(), f.object()));
             }
         }
+    }
+
+    /**
+     * The threads' stacks: {@code rsp} lies in its stack; every stack root's slot lies in {@code [rsp, base)} and holds
+     * its value (a register root: the register does, and is one a scan reads), and the value lies in
+     * {@code [object, object + size)} of an object; no other word of {@code [rsp, base)} and no other scanned register
+     * points into a region or frozen segment ({@code [start, reserved)}); every stale slot lies below {@code rsp} and
+     * holds the start of an object that is not live.
+     */
+    private static void checkStacks(EmulatedRuntime runtime, List<GroundTruth.RegionInfo> regions, List<String> violations) {
+        GroundTruth truth = runtime.groundTruth();
+        Memory memory = runtime.memory();
+        java.util.Map<Long, Long> sizes = new java.util.HashMap<>();
+        truth.stackRoots().forEach(r -> sizes.put(r.object(), -1L));
+        truth.forEachObject((address, mt, size, generation, heap, kind) -> {
+            if (kind == GroundTruth.Kind.OBJECT && sizes.containsKey(address)) {
+                sizes.put(address, size);
+            }
+        });
+        java.util.Set<Long> rootSlots = new java.util.HashSet<>();
+        java.util.Set<String> rootRegisters = new java.util.HashSet<>();
+        for (io.clrheap.emulator.truth.StackRoot r : truth.stackRoots()) {
+            io.clrheap.emulator.truth.ThreadStack stack = truth.stacks().stream().filter(s -> s.osId() == r.osId()).findFirst().orElse(null);
+            long size = sizes.get(r.object());
+            if (stack == null) {
+                violations.add(String.format("stack root %s of thread %d: the thread has no stack", r.root(), r.osId()));
+                continue;
+            }
+            if (size < 0 || Long.compareUnsigned(r.value() - r.object(), size) >= 0) {
+                violations.add(String.format("stack root %s of thread %d: 0x%x is not inside an object starting at 0x%x", r.root(), r.osId(), r.value(), r.object()));
+            }
+            if (r.register() != null) {
+                rootRegisters.add(r.osId() + " " + r.register());
+                if (!r.register().scanned() || stack.register(r.register()) != r.value()) {
+                    violations.add(String.format("register root %s of thread %d: the register holds 0x%x, not 0x%x", r.root(), r.osId(),
+                            stack.register(r.register()), r.value()));
+                }
+            } else {
+                rootSlots.add(r.slot());
+                if (Long.compareUnsigned(r.slot() - stack.rsp(), stack.base() - stack.rsp()) >= 0 || memory.readLong(r.slot()) != r.value()) {
+                    violations.add(String.format("stack root %s of thread %d: not a slot of [rsp 0x%x, base 0x%x) holding 0x%x", r.root(), r.osId(),
+                            stack.rsp(), stack.base(), r.value()));
+                }
+            }
+        }
+        long[] live = runtime.objectGraph().live();
+        for (io.clrheap.emulator.truth.ThreadStack stack : truth.stacks()) {
+            if (Long.compareUnsigned(stack.rsp() - stack.limit(), stack.base() - stack.limit()) >= 0 || (stack.rsp() & 7) != 0) {
+                violations.add(String.format("thread %d: rsp 0x%x is not an aligned slot of its stack [0x%x, 0x%x)", stack.osId(), stack.rsp(), stack.limit(), stack.base()));
+                continue;
+            }
+            for (long slot = stack.rsp(); Long.compareUnsigned(slot, stack.base()) < 0 && violations.size() < MAX_VIOLATIONS; slot += 8) {
+                long value = memory.readLong(slot);
+                if (!rootSlots.contains(slot) && inHeap(regions, value)) {
+                    violations.add(String.format("thread %d: stack slot 0x%x holds 0x%x, in the heap, but is no stack root", stack.osId(), slot, value));
+                }
+            }
+            for (io.clrheap.emulator.truth.CpuRegister reg : io.clrheap.emulator.truth.CpuRegister.values()) {
+                if (reg.scanned() && !rootRegisters.contains(stack.osId() + " " + reg) && inHeap(regions, stack.register(reg))) {
+                    violations.add(String.format("thread %d: %s holds 0x%x, in the heap, but is no register root", stack.osId(), reg.id(), stack.register(reg)));
+                }
+            }
+            for (long slot : stack.staleSlots()) {
+                long value = memory.readLong(slot);
+                if (Long.compareUnsigned(slot - stack.limit(), stack.rsp() - stack.limit()) >= 0 || java.util.Arrays.binarySearch(live, value) >= 0
+                        || !inHeap(regions, value)) {
+                    violations.add(String.format("thread %d: stale slot 0x%x (0x%x) is not below rsp 0x%x holding a dead object", stack.osId(), slot, value, stack.rsp()));
+                }
+            }
+        }
+    }
+
+    private static boolean inHeap(List<GroundTruth.RegionInfo> regions, long value) {
+        for (GroundTruth.RegionInfo r : regions) {
+            if (Long.compareUnsigned(value - r.start(), r.reserved() - r.start()) < 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

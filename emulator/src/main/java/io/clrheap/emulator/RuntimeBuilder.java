@@ -19,7 +19,11 @@ import io.clrheap.emulator.gc.Heap;
 import io.clrheap.emulator.gc.GcStructureWriter;
 import io.clrheap.emulator.gc.GcStatics;
 import io.clrheap.emulator.gc.HandleTableBuilder;
+import io.clrheap.emulator.threads.StackBuilder;
 import io.clrheap.emulator.threads.ThreadBuilder;
+import io.clrheap.emulator.scenario.Feature;
+import io.clrheap.emulator.truth.DeadObjects;
+import io.clrheap.emulator.truth.ObjectGraph;
 import io.clrheap.emulator.globals.RuntimeGlobals;
 import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.process.BumpAllocator;
@@ -33,7 +37,7 @@ import io.clrheap.emulator.truth.GroundTruth;
 /**
  * Builds an {@link EmulatedRuntime} from a {@link Scenario}: the runtime module with its {@code g_dacTable} and GC
  * DAC globals ({@link RuntimeGlobals}), the heaps with their generation tables, regions and objects
- * ({@link HeapBuilder}), the threads with their allocation contexts ({@link ThreadBuilder}) — each placed where and
+ * ({@link HeapBuilder}), the threads with their allocation contexts ({@link ThreadBuilder}) and stacks ({@link StackBuilder}) — each placed where and
  * as the real build places it (docs/reference/discovery.md), and recorded in the ground truth as it is written.
  */
 public final class RuntimeBuilder {
@@ -43,6 +47,10 @@ public final class RuntimeBuilder {
 
     /** Mixed into the scenario's seed for the object graph's random stream (an arbitrary odd constant). */
     private static final long OBJECT_GRAPH_SEED = 0x9e3779b97f4a7c15L;
+    /** Mixed into the scenario's seed for the threads' stacks' random stream (an arbitrary odd constant). */
+    private static final long STACKS_SEED = 0xc2b2ae3d27d4eb4fL;
+    /** Weak handles a {@link Feature#WEAK_ONLY_OBJECTS} scenario adds, half short, half long. */
+    private static final int WEAK_ONLY_HANDLES = 8;
 
     private final ProfileLoader profiles;
     private long memoryBudget = DEFAULT_MEMORY_BUDGET;
@@ -129,6 +137,11 @@ public final class RuntimeBuilder {
         HandleTableBuilder handles = new HandleTableBuilder(process);
         long handleTableMap = handles.build(heaps.heaps().size(), scenario.handlesPerKind(), random);
         handles.handles().forEach(h -> process.truth().addHandle(new GroundTruth.HandleInfo(h.handle(), h.type(), h.target(), h.secondary())));
+        // the stacks after every other root, so that their stack-only objects are the ones nothing else keeps alive
+        new StackBuilder(process, new SequentialRandom(scenario.seed() ^ STACKS_SEED)).build();
+        if (scenario.has(Feature.WEAK_ONLY_OBJECTS)) {
+            addWeakOnly(process, handles);
+        }
         globals.writeProcessGlobals(types, heaps.heaps(), heapArray, handleTableMap);
         // the Modules' images, PEAssemblies and PEImages: last in the malloc heap, so that nothing laid out before them moves
         List<ModuleMapping> assemblyMappings = AssemblyFile.layOut(process, types, globals.variable("vtable:PEAssembly"),
@@ -143,6 +156,17 @@ public final class RuntimeBuilder {
         process.truth().progress(null);
         return new EmulatedRuntime(scenario, layout, memory, List.copyOf(mappings), process.truth(),
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc);
+    }
+
+    /** Weak handles to objects that stay dead with every root counted, stacks included: {@link Feature#WEAK_ONLY_OBJECTS}. */
+    private static void addWeakOnly(Process process, HandleTableBuilder handles) {
+        GroundTruth truth = process.truth();
+        long[] live = new ObjectGraph(truth, process.memory(), process.offset("Array", "m_NumComponents"), process.layout().constant("object.mt_unmask")).live();
+        java.util.Set<Long> excluded = new java.util.HashSet<>();
+        truth.handles().forEach(h -> excluded.add(h.target()));
+        truth.stacks().forEach(s -> s.staleSlots().forEach(slot -> excluded.add(process.memory().readLong(slot))));
+        long[] targets = DeadObjects.pick(truth, live, excluded, WEAK_ONLY_HANDLES, new SequentialRandom(process.scenario().seed() ^ STACKS_SEED ^ 1)).addresses();
+        handles.addWeak(targets).forEach(h -> truth.addHandle(new GroundTruth.HandleInfo(h.handle(), h.type(), h.target(), h.secondary())));
     }
 
     /** The scenario's allocation program, step by step. */

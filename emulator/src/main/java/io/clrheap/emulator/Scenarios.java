@@ -141,6 +141,13 @@ public final class Scenarios {
                 .description("trap: strings and byte arrays whose sizes are not multiples of 8 (a walker that reports the 8-byte aligned size gets their bytes wrong)")
                 .allocate(new Step.Allocate("System.String", 500, Step.Lengths.uniform(0, 40), Step.Where.GEN2, -1, 0))
                 .allocate(new Step.Allocate("System.Byte[]", 500, Step.Lengths.uniform(0, 100), Step.Where.GEN1, -1, 0)).build());
+        add(plain.toBuilder().name("trap-weak-roots")
+                .description("trap: weak handles (short and long) to objects nothing else reaches (a walker that counts weak handles as roots reports them live)")
+                .features(Set.of(Feature.WEAK_ONLY_OBJECTS)).build());
+        add(plain.toBuilder().name("trap-stale-stack")
+                .description("trap: stale stack slots below each thread's rsp holding references to dead objects (a walker that scans "
+                        + "below rsp reports them as stack roots, and their objects live)")
+                .build());
         add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").threads(7).features(Set.of(Feature.values())).build());
         // measurements (not in the corpus, not built by the per-scenario tests: see LARGE). The emulator places about
         // 97 % of the declared counts (large: 5,304,000 declared, 5,158,624 placed), hence 104 M declared for scale-64

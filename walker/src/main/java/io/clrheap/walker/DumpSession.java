@@ -10,10 +10,10 @@ import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.graph.ObjectGraph;
 import io.clrheap.walker.heap.ThreadStoreList;
 import io.clrheap.walker.source.OsThread;
-import io.clrheap.walker.source.ThreadSource;
 import io.clrheap.walker.metadata.MethodTableNames;
 import io.clrheap.layout.LayoutException;
 import io.clrheap.walker.runtime.Target;
+import io.clrheap.walker.source.ThreadSource;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.WalkRules;
@@ -69,6 +69,11 @@ public final class DumpSession implements AutoCloseable {
         return format;
     }
 
+    /** The OS threads the image recorded, with their registers and stack ends; empty when it recorded none. */
+    public List<OsThread> osThreads() {
+        return threads.osThreads();
+    }
+
     /** The file's name, or the process's description. */
     public String name() {
         return name;
@@ -106,11 +111,6 @@ public final class DumpSession implements AutoCloseable {
             graph = ObjectGraph.build(target, h, walker(), handleTables(), threadStore(), osThreads());
         }
         return graph;
-    }
-
-    /** The threads the dump recorded with their registers (empty when it recorded none, as a running process's reads). */
-    public List<OsThread> osThreads() {
-        return threads.osThreads();
     }
 
     /** The runtime's thread store: every managed thread with its OS thread id. */

@@ -27,6 +27,9 @@ public final class HandleTableBuilder {
     private final Process process;
     private final RuntimeLayout layout;
     private final List<Handle> handles = new ArrayList<>();
+    /** Each table's segment, by table index. */
+    private final List<Long> segments = new ArrayList<>();
+    private int perKind;
 
     public HandleTableBuilder(Process process) {
         this.process = process;
@@ -51,9 +54,11 @@ public final class HandleTableBuilder {
         process.views().view(HandleTableBucket.Writable.class, memory, bucket).tables(tableArray);
         memory.writePointer(bucketArray, bucket);
         List<Long> targets = objects(random);
+        this.perKind = targets.isEmpty() ? 0 : perKind;
         for (int t = 0; t < tables; t++) {
             long table = process.allocateNative("HandleTable", 0xe8);
             long segment = process.handleSegments().allocate(layout.constant("handle.segment_size"), layout.constant("handle.segment_size"));
+            segments.add(segment);
             memory.writePointer(tableArray + 8L * t, table);
             process.views().view(HandleTable.Writable.class, memory, table).segmentList(segment);
             fillSegment(segment, table, t, targets.isEmpty() ? 0 : perKind, targets, random); // no objects: nothing to point at
@@ -109,6 +114,36 @@ public final class HandleTableBuilder {
                 handles.add(new Handle(segment + layout.offset("TableSegment", "rgValue") + 8L * index, kind, type, target, secondary, tableIndex));
             }
         }
+    }
+
+    /**
+     * Adds weak handles to {@code targets} after the ones {@link #build} placed, weak short and weak long in turn, in
+     * table 0's blocks of those kinds (as many as the blocks have room for); returns them.
+     */
+    public List<Handle> addWeak(long[] targets) {
+        var memory = process.memory();
+        long segment = segments.get(0);
+        TableSegment.Writable s = process.views().view(TableSegment.Writable.class, memory, segment);
+        int perBlock = (int) layout.constant("handle.handles_per_block");
+        long maskOffset = layout.offset("TableSegment", "rgFreeMask");
+        List<Handle> added = new ArrayList<>();
+        for (int j = 0; j < targets.length; j++) {
+            String kind = j % 2 == 0 ? "weak_short" : "weak_long";
+            int k = perKind + j / 2;
+            if (k >= perBlock) {
+                break;
+            }
+            int block = java.util.Arrays.asList(KINDS).indexOf(kind); // build() gives each kind the block of its place in KINDS
+            int index = block * perBlock + k;
+            s.slot(index, targets[j]);
+            long mask = segment + maskOffset + 4L * (index >>> 5);
+            memory.writeInt(mask, memory.readInt(mask) & ~(1 << (index & 31)));
+            Handle h = new Handle(segment + layout.offset("TableSegment", "rgValue") + 8L * index, kind, (int) layout.constant("handle.type." + kind),
+                    targets[j], 0, 0);
+            handles.add(h);
+            added.add(h);
+        }
+        return added;
     }
 
     /** The objects handles may point to: up to 4,096 live objects sampled evenly over the heap (never one Java object per heap object). */

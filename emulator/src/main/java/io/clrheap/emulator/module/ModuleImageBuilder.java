@@ -21,8 +21,8 @@ import java.util.List;
  */
 public final class ModuleImageBuilder {
 
-    static final long TEXT = 0x10000;
-    static final long DATA = 0x20000;
+    public static final long TEXT = 0x10000;
+    public static final long DATA = 0x20000;
     static final long BSS = 0x60000;
     private static final int MAX_SYMBOLS = 4096;
     private static final int MAX_NAME = 4096;

@@ -48,6 +48,19 @@ public final class ProcessLayout {
     public static final long HANDLE_SEGMENTS = 0x7f36_0000_0000L;
     public static final long HANDLE_SEGMENTS_SIZE = 64L << 20;
 
+    /**
+     * The threads' stacks, in the mmap area like glibc's thread stacks (pthread_create maps each, its guard page below
+     * it): thread {@code i}'s stack is {@code [THREAD_STACKS + i * THREAD_STACK_STRIDE + THREAD_STACK_GUARD, + THREAD_STACK_SIZE)}.
+     * The guard gap between two stacks is never mapped, so a dump keeps each stack a range of its own: a walker that
+     * takes the end of the range holding {@code rsp} as the stack's end (an ELF core records no stack bounds) finds it.
+     */
+    public static final long THREAD_STACKS = 0x7f35_0000_0000L;
+    /** A thread stack's bytes: 64 KiB (one chunk of the emulator's address space), far less than glibc's 8 MiB default. */
+    public static final long THREAD_STACK_SIZE = 64L << 10;
+    /** The unmapped gap below each stack, as big as the stack so that every stack starts at a 64 KiB boundary. */
+    public static final long THREAD_STACK_GUARD = 64L << 10;
+    public static final long THREAD_STACK_STRIDE = THREAD_STACK_SIZE + THREAD_STACK_GUARD;
+
     /** Bytes of a new allocation context: the runtime hands out about 8 KiB at a time (allocation quantum). */
     public static final long ALLOCATION_QUANTUM = 8192;
 

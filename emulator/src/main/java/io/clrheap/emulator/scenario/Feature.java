@@ -39,7 +39,12 @@ public enum Feature {
     /** §16: a live allocation context whose limit + 24 is its gen0 region's reserved end. */
     CONTEXT_AT_REGION_END,
     /** §17: a live allocation context left in a gen0 region that is no longer the ephemeral one (another thread moved on). */
-    CONTEXT_IN_OLDER_REGION;
+    CONTEXT_IN_OLDER_REGION,
+    /**
+     * Weak handles, short and long, to objects nothing else reaches (no strong handle, no finalization queue, no stack,
+     * no reference): dead to the GC, live to a walker that counts weak handles as roots (docs/answer-key.md, live.tsv).
+     */
+    WEAK_ONLY_OBJECTS;
 
     /** Threads of its own an edge case takes (ThreadBuilder.placeContextEdgeCases). */
     public int threadsNeeded() {

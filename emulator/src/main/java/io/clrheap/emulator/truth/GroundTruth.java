@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * What the emulator placed, written as it places it (never read back from memory): every object, the regions, the
- * allocation contexts, the handles.
+ * allocation contexts, the handles, the threads' stacks and the references they hold.
  *
  * <p>Objects are kept compactly, never one Java object per heap object: as <em>runs</em>, each a stretch of objects
  * laid one after the other from a start address (a region filled by a GC, or one allocation context). An object in
@@ -167,6 +167,8 @@ public final class GroundTruth {
     private final List<HandleInfo> handles = new ArrayList<>();
     private final List<ThreadInfo> threads = new ArrayList<>();
     private final List<FinalizerInfo> finalizers = new ArrayList<>();
+    private final List<ThreadStack> stacks = new ArrayList<>();
+    private final List<StackRoot> stackRoots = new ArrayList<>();
     private final java.util.Map<Long, ReferenceLayout> referenceLayouts = new java.util.HashMap<>();
 
     /** @param alignment object alignment (8 on x64); @param minimumSize the smallest step (24 on x64) */
@@ -293,6 +295,24 @@ public final class GroundTruth {
 
     public void addThread(ThreadInfo thread) {
         threads.add(thread);
+    }
+
+    public void addStack(ThreadStack stack) {
+        stacks.add(stack);
+    }
+
+    /** The threads' stacks and registers, in thread-store order. */
+    public List<ThreadStack> stacks() {
+        return List.copyOf(stacks);
+    }
+
+    public void addStackRoot(StackRoot root) {
+        stackRoots.add(root);
+    }
+
+    /** The stack roots: thread by thread in thread-store order, slots ascending, then the registers in {@link CpuRegister} order. */
+    public List<StackRoot> stackRoots() {
+        return List.copyOf(stackRoots);
     }
 
     /** The threads in thread-store order. */

@@ -14,7 +14,8 @@ import java.util.Set;
  * at the offsets its type's GC descriptor names ({@link GroundTruth#referenceLayout}, the emulator's own record, not a
  * decoding of the descriptor's bytes), the roots the process holds (handles, the finalization queues), and the objects
  * reachable from the roots that keep objects alive. The fields' values are read from the memory the emulator wrote them
- * into, at objects the ground truth places; no stack roots are modelled (the emulated threads run no managed code).
+ * into, at objects the ground truth places. The threads' stack roots ({@link GroundTruth#stackRoots()}: references in
+ * their live stacks and registers, some pointing inside an object) keep the objects they point at or into alive.
  */
 public final class ObjectGraph {
 
@@ -81,10 +82,21 @@ public final class ObjectGraph {
     }
 
     /**
-     * The objects reachable from the roots that keep objects alive ({@link #KEEPS_ALIVE}) and from every object of a
-     * frozen segment (never collected), a dependent handle's secondary when its primary is reachable; by address.
+     * The objects reachable from the roots that keep objects alive ({@link #KEEPS_ALIVE}), from the stack roots and from
+     * every object of a frozen segment (never collected), a dependent handle's secondary when its primary is reachable;
+     * then the objects registered for finalization still unreached, with what they reach (the next GC keeps them for
+     * their finalizers); by address.
      */
     public long[] live() {
+        return live(true);
+    }
+
+    /** What the handles, finalization queues and frozen segments keep alive without the threads' stacks: {@link #live()} less what only stacks reach. */
+    public long[] liveWithoutStacks() {
+        return live(false);
+    }
+
+    private long[] live(boolean stacks) {
         Map<Long, long[]> sizes = new HashMap<>(); // MethodTable -> {baseSize, componentSize}
         for (GroundTruth.TypeInfo t : truth.types()) {
             if (t.kind() == GroundTruth.Kind.OBJECT) {
@@ -98,6 +110,14 @@ public final class ObjectGraph {
                 pending.push(r.target());
             }
         }
+        // a conservative scan keeps alive the object a stack word points at or into: dotnet/runtime
+        // src/coreclr/vm/gcenv.ee.cpp ScanStackRoots (FEATURE_CONSERVATIVE_GC) reports every such word GC_CALL_INTERIOR,
+        // and the GC promotes the object containing it
+        for (StackRoot r : stacks ? truth.stackRoots() : List.<StackRoot>of()) {
+            if (marked.add(r.object())) {
+                pending.push(r.object());
+            }
+        }
         // frozen segments are never collected: their objects are alive whatever refers to them (the runtime's own heap
         // snapshot lists every frozen string of the real dumps as live; docs/reference/object-graph.md)
         truth.forEachObject((address, mt, size, generation, heap, kind) -> {
@@ -106,6 +126,21 @@ public final class ObjectGraph {
             }
         });
         List<GroundTruth.HandleInfo> dependents = truth.handles().stream().filter(h -> h.secondary() != 0).toList();
+        mark(marked, pending, sizes, dependents);
+        // then, as the GC's mark phase does (gc.cpp CFinalize::ScanForFinalization), the objects registered for
+        // finalization that are still unreached move to the f-reachable queue: kept, with what they reach, until their
+        // finalizer runs (the runtime's own heap snapshot lists them as live; docs/reference/object-graph.md)
+        for (Root r : roots()) {
+            if (r.kind().equals("finalizable") && marked.add(r.target())) {
+                pending.push(r.target());
+            }
+        }
+        mark(marked, pending, sizes, dependents);
+        return marked.sorted();
+    }
+
+    /** Marks from {@code pending} over references and dependent handles to a fixed point. */
+    private void mark(AddressSet marked, LongStack pending, Map<Long, long[]> sizes, List<GroundTruth.HandleInfo> dependents) {
         boolean more = true;
         while (more) {
             while (pending.size() > 0) {
@@ -132,7 +167,6 @@ public final class ObjectGraph {
                 }
             }
         }
-        return marked.sorted();
     }
 
     /** A stack of addresses without boxing. */

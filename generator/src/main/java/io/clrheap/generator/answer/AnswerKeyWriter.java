@@ -3,6 +3,7 @@ package io.clrheap.generator.answer;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.truth.ObjectGraph;
+import io.clrheap.emulator.truth.StackRoot;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -131,8 +132,9 @@ public final class AnswerKeyWriter {
     }
 
     /**
-     * The object graph (docs/answer-key.md): every non-null reference by source then offset, the roots by address, the
-     * objects reachable from the roots that keep objects alive by address.
+     * The object graph (docs/answer-key.md): every non-null reference by source then offset; the roots: handles and
+     * finalization queue slots by address, then the stack roots thread by thread in thread-store order (slots ascending,
+     * then registers); the objects reachable from the roots that keep objects alive, by address.
      */
     private static void writeGraph(EmulatedRuntime process, Path folder) throws IOException {
         ObjectGraph graph = process.objectGraph();
@@ -151,9 +153,12 @@ public final class AnswerKeyWriter {
             }
         }
         try (Writer out = writer(folder.resolve("roots.tsv"))) {
-            out.write("kind\taddress\ttarget\n");
+            out.write(ROOTS_HEADER + "\n");
             for (ObjectGraph.Root r : graph.roots()) {
-                out.write(r.kind() + "\t0x" + Long.toHexString(r.address()) + "\t0x" + Long.toHexString(r.target()) + "\n");
+                out.write(r.kind() + "\t0x" + Long.toHexString(r.address()) + "\t0x" + Long.toHexString(r.target()) + "\t" + flags(r.kind(), false) + "\t-\n");
+            }
+            for (StackRoot r : process.groundTruth().stackRoots()) {
+                out.write("stack\t" + r.root() + "\t0x" + Long.toHexString(r.object()) + "\t" + flags("stack", r.interior()) + "\t" + r.osId() + "\n");
             }
         }
         try (Writer out = writer(folder.resolve("live.tsv"))) {
@@ -162,6 +167,28 @@ public final class AnswerKeyWriter {
                 out.write("0x" + Long.toHexString(a) + "\n");
             }
         }
+    }
+
+    /** roots.tsv's header (docs/answer-key.md). */
+    public static final String ROOTS_HEADER = "kind\troot\tobject\tflags\tthread";
+
+    /**
+     * roots.tsv's flags column: {@code pinned} (pinned and async-pinned handles), {@code weak} (the handles whose target
+     * the GC does not keep alive: weak short and long, dependent by its primary, weak native COM, weak interior pointer),
+     * {@code interior} (a stack word pointing inside its object), comma-separated in that order; {@code -} for none.
+     */
+    static String flags(String kind, boolean interior) {
+        List<String> flags = new ArrayList<>();
+        if (kind.equals("pinned") || kind.equals("async-pinned")) {
+            flags.add("pinned");
+        }
+        if (kind.startsWith("weak-") || kind.equals("dependent")) {
+            flags.add("weak");
+        }
+        if (interior) {
+            flags.add("interior");
+        }
+        return flags.isEmpty() ? "-" : String.join(",", flags);
     }
 
     /**

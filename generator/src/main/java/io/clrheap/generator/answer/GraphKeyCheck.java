@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * The answer key's object graph against the dump's: every reference the walker reads (object, field offset, target;
  * in address and field order) equals {@code references.tsv} line for line, and the objects the walker finds live
- * from the dump's roots equal {@code live.tsv}. Both files are streamed; a key without them is not checked.
+ * from the dump's roots equal {@code live.tsv}. Both files are streamed; a key without them is not checked. Stack roots:
+ * see {@link #live}.
  */
 final class GraphKeyCheck {
 

@@ -7,25 +7,29 @@ import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import io.clrheap.emulator.module.ModuleMapping;
+import io.clrheap.emulator.truth.CpuRegister;
+import io.clrheap.emulator.truth.ThreadStack;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * The {@code manifest.json} of a bundle: what it was built from, the runtime module's file mappings, the memory
- * ranges and the size and SHA-256 digest of every other entry. Written with a fixed key order, two-space indents and
+ * The {@code manifest.json} of a bundle: what it was built from, the runtime module's file mappings, the threads
+ * (each its OS id, its stack's base and its registers: what an ELF core's NT_PRSTATUS notes or a minidump's thread
+ * list say), the memory ranges and the size and SHA-256 digest of every other entry. Written with a fixed key order, two-space indents and
  * {@code \n} line ends, so the same manifest gives the same bytes on every platform. Addresses are strings of
  * {@code 0x} + lowercase hex; sizes are decimal numbers.
  *
  * @param info         scenario, seed, runtime, GC flavour, clrheap version
  * @param runtimeBuild the runtime build the process emulates, e.g. {@code 8.0.30}
  * @param mappings     the runtime module's file mappings
+ * @param threads      the threads' stacks and registers, in thread-store order
  * @param memory       the memory ranges, by address
  * @param entries      every entry but the manifest, in archive order
  */
-public record BundleManifest(BundleInfo info, String runtimeBuild, List<ModuleMapping> mappings, List<BundleRange> memory,
-                             List<BundleEntry> entries) {
+public record BundleManifest(BundleInfo info, String runtimeBuild, List<ModuleMapping> mappings, List<ThreadStack> threads,
+                             List<BundleRange> memory, List<BundleEntry> entries) {
 
     /** {@code format} of every bundle. */
     public static final String FORMAT = "clrheap-bundle";
@@ -36,6 +40,7 @@ public record BundleManifest(BundleInfo info, String runtimeBuild, List<ModuleMa
 
     public BundleManifest {
         mappings = List.copyOf(mappings);
+        threads = List.copyOf(threads);
         memory = List.copyOf(memory);
         entries = List.copyOf(entries);
     }
@@ -66,6 +71,19 @@ public record BundleManifest(BundleInfo info, String runtimeBuild, List<ModuleMa
                 json.writeStringField("end", hex(m.end()));
                 json.writeStringField("fileOffset", hex(m.fileOffset()));
                 json.writeStringField("permissions", m.permissions());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeArrayFieldStart("threads");
+            for (ThreadStack t : threads) {
+                json.writeStartObject();
+                json.writeNumberField("osId", t.osId());
+                json.writeStringField("stackBase", hex(t.base()));
+                json.writeObjectFieldStart("registers");
+                for (CpuRegister r : CpuRegister.values()) {
+                    json.writeStringField(r.id(), hex(t.register(r)));
+                }
+                json.writeEndObject();
                 json.writeEndObject();
             }
             json.writeEndArray();

@@ -108,7 +108,7 @@ public final class BundleWriter {
             entries.add(new BundleEntry(p.name(), p.size(), digest(p, buffer)));
         }
         BundleManifest manifest = new BundleManifest(info, process.layout().primaryBuild().version(), process.mappings(),
-                ranges, entries);
+                process.groundTruth().stacks(), ranges, entries);
 
         Path target = out.toAbsolutePath();
         Path partial = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".partial");

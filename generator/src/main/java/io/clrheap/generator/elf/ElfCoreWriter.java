@@ -1,7 +1,9 @@
 package io.clrheap.generator.elf;
 
 import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.emulator.truth.CpuRegister;
 import io.clrheap.emulator.truth.GroundTruth;
+import io.clrheap.emulator.truth.ThreadStack;
 import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.memory.MemoryRange;
 import io.clrheap.walker.source.TypeNameSidecar;
@@ -25,7 +27,8 @@ import java.util.function.LongConsumer;
  * the ELF header ({@code ET_CORE}, {@code EM_X86_64}, {@code EI_OSABI} Linux), {@code PT_NOTE} first, then one
  * {@code PT_LOAD} per range of memory the process holds (untouched memory is not written; a range is split where the
  * runtime module's mappings change permissions), the notes ({@code NT_PRPSINFO}, {@code NT_AUXV}, one
- * {@code NT_FILE}, per thread {@code NT_PRSTATUS} and {@code NT_FPREGSET}, and clrheap's type-name note), zero
+ * {@code NT_FILE}, per thread {@code NT_PRSTATUS} with the emulated thread's registers and {@code NT_FPREGSET}, and
+ * clrheap's type-name note), zero
  * padding to a page, then the memory, streamed. The same process gives the same bytes.
  */
 public final class ElfCoreWriter {
@@ -50,6 +53,15 @@ public final class ElfCoreWriter {
     private static final String PROCESS_NAME = "dotnet";
     /** ELF_PRARGSZ: the bytes of prpsinfo_t.pr_psargs. */
     private static final int PSARGS = 80;
+
+    /**
+     * The general-purpose registers of NT_PRSTATUS's pr_reg, {@code struct user_regs_struct} of the Linux x64 ABI
+     * (glibc sys/user.h): r15, r14, r13, r12, rbp, rbx, r11, r10, r9, r8, rax, rcx, rdx, rsi, rdi, orig_rax (none
+     * here), rip, then cs, eflags, rsp (index 19). Null where the slot is no register of the thread's context.
+     */
+    private static final CpuRegister[] USER_REGS = {CpuRegister.R15, CpuRegister.R14, CpuRegister.R13, CpuRegister.R12, CpuRegister.RBP,
+        CpuRegister.RBX, CpuRegister.R11, CpuRegister.R10, CpuRegister.R9, CpuRegister.R8, CpuRegister.RAX, CpuRegister.RCX, CpuRegister.RDX,
+        CpuRegister.RSI, CpuRegister.RDI, null, CpuRegister.RIP, null, null, CpuRegister.RSP};
 
     /** A PT_LOAD: a range and its permissions; {@code bytes} when the writer supplies them (not process memory). */
     private record Load(long start, long length, int flags, byte[] bytes) {
@@ -261,7 +273,6 @@ public final class ElfCoreWriter {
         prpsinfo.put(56, args, 0, Math.min(args.length, PSARGS - 1)); // pr_psargs holds ELF_PRARGSZ (80) bytes with its NUL
         notes.add("CORE", NT_PRPSINFO, prpsinfo.array());
 
-        long base = process.mappings().isEmpty() ? 0 : process.mappings().get(0).start();
         ByteBuffer auxv = desc(16 * 3);
         auxv.putLong(0, 6).putLong(8, PAGE);  // AT_PAGESZ
         auxv.putLong(16, 7).putLong(24, 0);   // AT_BASE: no interpreter
@@ -280,10 +291,16 @@ public final class ElfCoreWriter {
         notes.add("CORE", NT_FILE, file.array());
 
         for (GroundTruth.ThreadInfo t : threads) {
+            ThreadStack stack = process.groundTruth().stacks().stream().filter(s -> s.osId() == t.osId()).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("thread " + t.osId() + " of the thread store has no stack"));
             ByteBuffer prstatus = desc(336);
             prstatus.putInt(32, (int) t.osId()).putInt(36, 1).putInt(40, pid);
             int reg = 112;
-            prstatus.putLong(reg + 8 * 16, base + 0x10000); // rip: in the module's .text
+            for (int i = 0; i < USER_REGS.length; i++) {
+                if (USER_REGS[i] != null) {
+                    prstatus.putLong(reg + 8 * i, stack.register(USER_REGS[i]));
+                }
+            }
             prstatus.putLong(reg + 8 * 17, 0x33);           // cs
             prstatus.putLong(reg + 8 * 18, 0x246);          // eflags
             prstatus.putLong(reg + 8 * 20, 0x2b);           // ss

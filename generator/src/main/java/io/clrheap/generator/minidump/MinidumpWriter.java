@@ -27,7 +27,8 @@ import java.util.List;
  * writes and Wine's dbghelp does not, section 3.10.
  *
  * <p>The stream directory, in the order real dbghelp lists the streams (section 3.10): ThreadListStream (one thread per
- * runtime thread of the ground truth, with its AMD64 CONTEXT, a TEB and a small stack: {@link ThreadStack});
+ * runtime thread of the ground truth, with its AMD64 CONTEXT holding the emulated thread's registers, its stack and a
+ * TEB: {@link ThreadStack});
  * ThreadInfoListStream ({@link ThreadInfoList}); ModuleListStream ({@code coreclr.dll} at its base with SizeOfImage,
  * TimeDateStamp, the build's file version in VS_FIXEDFILEINFO, its full path and the CodeView record of its PE debug
  * directory); UnloadedModuleListStream (none: {@link UnloadedModuleList}); Memory64ListStream; MemoryInfoListStream
@@ -41,8 +42,8 @@ import java.util.List;
  * memory's bytes, from the Memory64List's 64-bit BaseRva on, range after range in address order.
  *
  * <p>The memory is every committed region of the address space: the ranges the process wrote (a private allocation
- * is committed where it was written, reserved elsewhere), its PE images whole (coreclr.dll and the assemblies'), and
- * the threads' TEBs and stacks. It is streamed from the process memory through a FileChannel a megabyte at a time,
+ * is committed where it was written, reserved elsewhere; the threads' stacks are such allocations), its PE images whole
+ * (coreclr.dll and the assemblies'), and the threads' TEBs. It is streamed from the process memory through a FileChannel a megabyte at a time,
  * never whole on the Java heap, so a dump may exceed 4 GiB (only the memory comes after the 32-bit RVAs' reach). The
  * same process gives the same bytes: nothing comes from the clock (the header's TimeDateStamp is the module's, and
  * stands for the process's and its threads' creation time too) or from hash order.
@@ -156,7 +157,7 @@ public final class MinidumpWriter {
             // Linux has pid = the main thread's id; the emulated process keeps that number on Windows too
             this.processId = threads.isEmpty() ? 1 : threads.getFirst().osId();
             this.createTime = Integer.toUnsignedLong(module.timeDateStamp());
-            this.stacks = ThreadStack.plan(threads);
+            this.stacks = ThreadStack.plan(threads, process.groundTruth().stacks());
             this.regions = VirtualMemoryMap.of(process, stacks);
             this.memory = memory(regions, stacks, processId);
             this.typeNames = TypeNameSidecar.format(process.typeNames());
@@ -186,8 +187,8 @@ public final class MinidumpWriter {
         }
 
         /**
-         * The dump's memory: every committed region, in address order; a thread's TEB and stack with the bytes the
-         * writer makes for them, everything else read from the process as it is written.
+         * The dump's memory: every committed region, in address order; a thread's TEB with the bytes the writer makes
+         * for it, everything else (the stacks too) read from the process as it is written.
          */
         private static List<MemoryRun> memory(List<MemoryRegion> regions, List<ThreadStack> stacks, long processId) {
             List<MemoryRun> runs = new ArrayList<>();
@@ -199,8 +200,6 @@ public final class MinidumpWriter {
                 for (ThreadStack s : stacks) {
                     if (r.start() == s.teb() && r.size() == ThreadStack.TEB_SIZE) {
                         bytes = s.tebBytes(processId);
-                    } else if (r.start() == s.stackBase() && r.end() == s.stackTop()) {
-                        bytes = new byte[(int) s.stackSize()];
                     }
                 }
                 runs.add(new MemoryRun(r.start(), r.size(), bytes));
@@ -302,10 +301,9 @@ public final class MinidumpWriter {
             b.put((int) csdVersion, minidumpString(""));
         }
 
-        /** The thread list: each thread's stack (its bytes are among the memory's) and context. */
+        /** The thread list: each thread's stack from rsp to its base (its bytes are among the memory's) and context. */
         private void threads(ByteBuffer b) {
             b.putInt((int) threadList, stacks.size());
-            long rip = codeAddress();
             for (int i = 0; i < stacks.size(); i++) {
                 ThreadStack s = stacks.get(i);
                 int at = (int) threadList + 4 + THREAD_SIZE * i;
@@ -315,16 +313,16 @@ public final class MinidumpWriter {
                 b.putInt(at + 8, 0x20);          // NORMAL_PRIORITY_CLASS
                 b.putInt(at + 12, 0);            // THREAD_PRIORITY_NORMAL
                 b.putLong(at + 16, s.teb());
-                b.putLong(at + 24, s.stackBase());
-                b.putInt(at + 32, (int) s.stackSize());
-                b.putInt(at + 36, (int) rvaOf(s.stackBase()));
+                b.putLong(at + 24, s.rsp());
+                b.putInt(at + 32, (int) s.capturedSize());
+                b.putInt(at + 36, (int) rvaOf(s.rsp()));
                 b.putInt(at + 40, AmdContext.SIZE);
                 b.putInt(at + 44, (int) context);
-                b.put((int) context, AmdContext.of(rip, s.rsp(), s.rsp() + 0x100));
+                b.put((int) context, AmdContext.of(s.registers()));
             }
         }
 
-        /** Where the threads stand: the start of the module's code (BaseOfCode of its PE optional header). */
+        /** Where the threads started: the start of the module's code (BaseOfCode of its PE optional header). */
         private long codeAddress() {
             long nt = module.base() + process.memory().readU32(module.base() + 0x3c);
             return module.base() + process.memory().readU32(nt + 24 + 20);

@@ -1,47 +1,53 @@
 package io.clrheap.generator.minidump;
 
+import io.clrheap.emulator.truth.CpuRegister;
 import io.clrheap.emulator.truth.GroundTruth;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The stack and thread environment block the minidump gives one thread of the process. The emulator builds no
- * native stacks, so each thread gets a small one here, in an area of its own below the process's memory: a 4 KiB
- * TEB page whose NT_TIB names the stack, and the top 16 KiB of a 1 MiB stack, zero-filled, with the stack pointer
- * inside it. Both are in the dump's memory (the Memory64List), and the thread list's stack descriptor points at the
- * same bytes, as a full-memory dump of a real process has them.
+ * What the minidump says of one thread of the process: its stack and registers, the emulated thread's own
+ * ({@link io.clrheap.emulator.truth.ThreadStack}: a mapping of the process's memory, among the dump's memory like any
+ * other), and a TEB page the writer adds, in an area of its own below the process's memory, whose NT_TIB names that
+ * stack. The thread list's stack descriptor covers the live part, {@code [rsp, base)}, as dbghelp captures a thread's
+ * stack from its stack pointer up.
  *
  * @param threadId  the thread's OS id (the ground truth's)
  * @param teb       the TEB page's address
- * @param stackBase the stack's start in the dump (its lowest captured address)
- * @param stackTop  the address just past the stack (NT_TIB.StackBase)
- * @param rsp       the stack pointer the thread's context holds
+ * @param limit     the stack's lowest address (NT_TIB.StackLimit: all of the stack is committed)
+ * @param base      the address just past the stack (NT_TIB.StackBase)
+ * @param registers the thread's context
  */
-record ThreadStack(long threadId, long teb, long stackBase, long stackTop, long rsp) {
+record ThreadStack(long threadId, long teb, long limit, long base, Map<CpuRegister, Long> registers) {
 
-    /** Where the threads' blocks start: user-mode addresses well below every range the emulator reserves. */
+    /** Where the TEBs start: user-mode addresses well below every range the emulator reserves. */
     static final long AREA = 0x0000_00a0_0000_0000L;
-    /** One block per thread: the TEB page at its start, the stack at its end. */
-    static final long SLOT = 1L << 20;
+    /** One TEB per 64 KiB (the allocation granularity). */
+    static final long SLOT = 1L << 16;
     static final int TEB_SIZE = 0x1000;
-    static final int STACK_CAPTURED = 0x4000;
-    /** How far below the top of the stack the stack pointer is: the frames of a thread waiting in the runtime. */
-    static final long FRAMES = 0x1000;
 
-    static List<ThreadStack> plan(List<GroundTruth.ThreadInfo> threads) {
-        List<ThreadStack> stacks = new ArrayList<>();
+    /** The threads of the thread list, in thread-store order, each with the emulated stack of the same id. */
+    static List<ThreadStack> plan(List<GroundTruth.ThreadInfo> threads, List<io.clrheap.emulator.truth.ThreadStack> stacks) {
+        List<ThreadStack> planned = new ArrayList<>();
         for (int i = 0; i < threads.size(); i++) {
-            long slot = AREA + i * SLOT;
-            long top = slot + SLOT;
-            stacks.add(new ThreadStack(threads.get(i).osId(), slot, top - STACK_CAPTURED, top, top - FRAMES));
+            long id = threads.get(i).osId();
+            io.clrheap.emulator.truth.ThreadStack s = stacks.stream().filter(x -> x.osId() == id).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("thread " + id + " of the thread store has no stack"));
+            planned.add(new ThreadStack(id, AREA + i * SLOT, s.limit(), s.base(), s.registers()));
         }
-        return stacks;
+        return planned;
     }
 
-    long stackSize() {
-        return stackTop - stackBase;
+    long rsp() {
+        return registers.get(CpuRegister.RSP);
+    }
+
+    /** The bytes the thread list's stack descriptor covers: from rsp to the stack's base. */
+    long capturedSize() {
+        return base - rsp();
     }
 
     /**
@@ -50,8 +56,8 @@ record ThreadStack(long threadId, long teb, long stackBase, long stackTop, long 
      */
     byte[] tebBytes(long processId) {
         ByteBuffer b = ByteBuffer.allocate(TEB_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(0x08, stackTop);
-        b.putLong(0x10, stackBase);
+        b.putLong(0x08, base);
+        b.putLong(0x10, limit);
         b.putLong(0x30, teb);
         b.putLong(0x40, processId);
         b.putLong(0x48, threadId);

@@ -22,13 +22,11 @@ import java.util.Set;
  *       {@link EmulatedRuntime#mappings()} — are image allocations of SizeOfImage bytes, committed whole, protected by
  *       section ({@link ImageSections}), type MEM_IMAGE;</li>
  *   <li>every other range the emulator reserved (the native heap, the loader heap, the GC's bookkeeping and reserve
- *       range, frozen segments, thread locals, handle segments) is one private allocation (MEM_PRIVATE, PAGE_READWRITE):
+ *       range, frozen segments, thread locals, handle segments, each thread's stack) is one private allocation (MEM_PRIVATE, PAGE_READWRITE):
  *       committed where the process wrote it, reserved elsewhere (the GC's uncommitted reserve range is MEM_RESERVE);
  *       a range the emulator reserved only to hold images (the assemblies' area) is no allocation of its own: what no
  *       image covers is free;</li>
- *   <li>each thread has its TEB page, one committed private allocation, and its stack, a private allocation from 64
- *       KiB (the allocation granularity) after the TEB to the stack's top: reserved below the captured stack, committed
- *       over it ({@link ThreadStack});</li>
+ *   <li>each thread has its TEB page, one committed private allocation ({@link ThreadStack});</li>
  *   <li>what lies between allocations is free.</li>
  * </ul>
  */
@@ -39,8 +37,6 @@ final class VirtualMemoryMap {
      * (GetSystemInfo's SYSTEM_INFO; the 64 KiB below 128 TB stay out of reach), where VirtualQuery stops.
      */
     static final long USER_END = 0x7fff_ffff_0000L;
-    /** Where a thread's stack allocation starts after its TEB: the allocation granularity. */
-    static final long STACK_OFFSET = 0x10000;
 
     private VirtualMemoryMap() {
     }
@@ -73,10 +69,6 @@ final class VirtualMemoryMap {
         for (ThreadStack s : stacks) {
             allocations.add(new Allocation(s.teb(), s.teb() + ThreadStack.TEB_SIZE, "the TEB of thread " + s.threadId(),
                     List.of(privateRegion(s.teb(), s.teb(), s.teb() + ThreadStack.TEB_SIZE, MemoryRegion.MEM_COMMIT))));
-            long stackAllocation = s.teb() + STACK_OFFSET;
-            allocations.add(new Allocation(stackAllocation, s.stackTop(), "the stack of thread " + s.threadId(), List.of(
-                    privateRegion(stackAllocation, stackAllocation, s.stackBase(), MemoryRegion.MEM_RESERVE),
-                    privateRegion(stackAllocation, s.stackBase(), s.stackTop(), MemoryRegion.MEM_COMMIT))));
         }
         allocations.sort(Comparator.comparing(Allocation::start, Long::compareUnsigned));
         List<MemoryRegion> regions = new ArrayList<>();

@@ -4,6 +4,8 @@ import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.source.InProgressFiles;
 import io.clrheap.walker.source.MappedDump;
+import io.clrheap.walker.source.OsThread;
+import io.clrheap.walker.source.ThreadSource;
 import io.clrheap.walker.source.RangeMemory;
 import io.clrheap.walker.source.TypeNameTable;
 import io.clrheap.walker.source.DumpFormatException;
@@ -44,7 +46,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * outside the memory ranges throws {@link MissingMemoryException} naming the address. Reads are safe from several
  * threads; after {@link #close()} they throw {@link IllegalStateException}.
  */
-public final class Bundle extends MappedDump implements AutoCloseable {
+public final class Bundle extends MappedDump implements AutoCloseable, ThreadSource {
 
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -152,6 +154,12 @@ public final class Bundle extends MappedDump implements AutoCloseable {
     /** The bundle file. */
     public Path path() {
         return path;
+    }
+
+    /** The threads the manifest lists, with their registers and stack bases; none in a bundle written before threads were. */
+    @Override
+    public List<OsThread> osThreads() {
+        return manifest.threads();
     }
 
     /** The checked manifest. */

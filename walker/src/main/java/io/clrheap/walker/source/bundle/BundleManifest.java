@@ -1,5 +1,6 @@
 package io.clrheap.walker.source.bundle;
 
+import io.clrheap.walker.source.OsThread;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.util.List;
 
@@ -16,11 +17,13 @@ import java.util.List;
  * @param gc             the GC flavour as written, e.g. {@code server}
  * @param clrheapVersion the clrheap version that wrote the bundle
  * @param mappedFiles    the runtime module's file mappings, in manifest order
+ * @param threads        the threads with their registers and stack bases, in manifest order; empty when the manifest
+ *                       has no {@code threads} (bundles written before it had)
  * @param memory         the memory ranges, sorted by address
  * @param entries        every entry but the manifest, in manifest order
  */
 public record BundleManifest(int formatVersion, String scenario, long seed, String runtime, String runtimeBuild, String gc,
-                             String clrheapVersion, List<MappedFile> mappedFiles, List<BundleMemoryRange> memory,
+                             String clrheapVersion, List<MappedFile> mappedFiles, List<OsThread> threads, List<BundleMemoryRange> memory,
                              List<BundleEntry> entries) {
 
     /** The value of the manifest's {@code format} key. */
@@ -32,6 +35,7 @@ public record BundleManifest(int formatVersion, String scenario, long seed, Stri
 
     public BundleManifest {
         mappedFiles = List.copyOf(mappedFiles);
+        threads = List.copyOf(threads);
         memory = List.copyOf(memory);
         entries = List.copyOf(entries);
     }

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.clrheap.walker.source.DumpFormatException;
+import io.clrheap.walker.source.OsThread;
+import io.clrheap.walker.source.Register;
+import io.clrheap.walker.source.RegisterSet;
 import io.clrheap.walker.source.elf.MappedFile;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +29,8 @@ final class ManifestReader {
     private static final Pattern HEX = Pattern.compile("0x[0-9a-f]{1,16}");
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final int MAX_TEXT = 4096;
+    /** The most threads a manifest may list: far more than any process the emulator builds (64) or real ones have. */
+    static final int MAX_THREADS = 65_536;
 
     private final String source;
     private final BundleLimits limits;
@@ -84,6 +89,8 @@ final class ManifestReader {
             }
             mappings.add(new MappedFile(start, end, fileOffset, text(m, "path", where)));
         }
+
+        List<OsThread> threads = threads(root);
 
         Map<String, BundleEntry> entries = new HashMap<>();
         List<BundleEntry> entryList = new ArrayList<>();
@@ -169,8 +176,48 @@ final class ManifestReader {
                         a.entry(), b.start(), b.end(), b.entry()));
             }
         }
-        return new BundleManifest((int) version, scenario, seed, runtime, runtimeBuild, gc, clrheapVersion, mappings, memory,
+        return new BundleManifest((int) version, scenario, seed, runtime, runtimeBuild, gc, clrheapVersion, mappings, threads, memory,
                 entryList);
+    }
+
+    /**
+     * The optional {@code threads}: each {@code {"osId": N, "stackBase": "0x...", "registers": {"rax": "0x...", ...,
+     * "rip": "0x..."}}}, every {@link Register} named once and nothing else; at most {@link #MAX_THREADS}; none when
+     * the key is absent (a bundle written before threads were).
+     */
+    private List<OsThread> threads(JsonNode root) throws DumpFormatException {
+        if (!root.has("threads")) {
+            return List.of();
+        }
+        JsonNode array = root.get("threads");
+        if (!array.isArray()) {
+            throw error("threads: not an array");
+        }
+        if (array.size() > MAX_THREADS) {
+            throw error(String.format("threads: %d items; the cap is %d threads", array.size(), MAX_THREADS));
+        }
+        List<OsThread> threads = new ArrayList<>();
+        Set<Long> ids = new HashSet<>();
+        for (int i = 0; i < array.size(); i++) {
+            String where = "threads[" + i + "]";
+            JsonNode t = object(array.get(i), where);
+            long osId = integer(t, "osId", where);
+            if (osId < 0 || !ids.add(osId)) {
+                throw error(where + ".osId: " + osId + (osId < 0 ? " is negative" : " is another thread's too"));
+            }
+            long stackBase = hex(t, "stackBase", where);
+            JsonNode registers = object(t.get("registers"), where + ".registers");
+            if (registers.size() != Register.values().length) {
+                throw error(String.format("%s.registers: %d registers; a thread's context has the %d of %s", where, registers.size(),
+                        Register.values().length, java.util.Arrays.stream(Register.values()).map(Register::id).toList()));
+            }
+            RegisterSet.Builder set = new RegisterSet.Builder();
+            for (Register r : Register.values()) {
+                set.set(r, hex(registers, r.id(), where + ".registers"));
+            }
+            threads.add(new OsThread(osId, set.build(), stackBase));
+        }
+        return threads;
     }
 
     private JsonNode array(JsonNode node, String key) throws DumpFormatException {
