@@ -75,6 +75,16 @@ class ConformGraphTest {
         }
     }
 
+    /** Issue 28: walk --roots (the stacks scanned conservatively from rsp) equals every fixture's roots.tsv in every format. */
+    @Test
+    void theProjectsOwnRootsPassEveryFixtureInEveryFormat() {
+        for (String format : new String[] {"elf", "minidump", "bundle"}) {
+            Outcome roots = run("conform", "--walker", ownWalker("--roots", "-q"), "--expect", "roots", "--format", format, "--suite", suite.toString());
+            assertThat(roots.exitCode()).as(format + ": " + roots.out() + roots.err()).isZero();
+            assertThat(roots.out()).contains("PASS object-graph", SCENARIOS.length + " of " + SCENARIOS.length + " fixtures passed.");
+        }
+    }
+
     @Test
     void commentsOtherOrdersAndBareAddressesAreRead() {
         Outcome refs = run("conform", "--walker", "sh -c \"echo '# my walker'; echo; " + ownWalker("--refs", "-q").replace("\"", "'") + " | sort -r\"",

@@ -54,6 +54,9 @@ public final class MistakenRootsWalker {
             rows.add("kind\troot\tobject\tflags\tthread");
             List<Root> roots = new ArrayList<>();
             for (Root r : graph.roots()) {
+                if (r.stack() != null) {
+                    continue; // the walker's own stack scan: this one scans the stacks itself, with its mistake
+                }
                 rows.add(String.format(Locale.ROOT, "%s\t0x%x\t0x%x\t%s\t-", r.kind().id(), r.address(), r.target(), flags(r.kind(), false)));
                 boolean weak = r.kind() == RootKind.WEAK_SHORT || r.kind() == RootKind.WEAK_LONG;
                 roots.add(mistake == Mistake.COUNTS_WEAK_HANDLES && weak ? new Root(RootKind.STRONG, r.address(), r.target(), r.secondary(), r.heap()) : r);
