@@ -80,6 +80,31 @@ class GoldenCheckTest {
         assertThat(o.out()).contains("extra objects (not in the list; dead or free):");
     }
 
+    /** Issue 28: the runtime's roots are the referee of the walker's: a root the walker does not find fails the check. */
+    @Test
+    void aRuntimeRootTheWalkerDoesNotFindFailsNamingIt(@TempDir Path tmp) throws IOException {
+        Path dir = tamperedCopy(tmp, lines -> lines);
+        List<String> roots = new ArrayList<>(Files.readAllLines(RealDump.root().resolve("net8-svr/roots.txt")));
+        roots.add("ROOT Handle 0x0 0x7fd2afa31000 0x7f929d40be68"); // no handle at 0x7fd2afa31000
+        roots.add("ROOT Stack 0x0 0x55b1d0ea0680 0x7f929d40ecc8");  // a GARBAGE object of selfreport.txt no stack word holds
+        Files.write(dir.resolve("roots.txt"), roots);
+        Outcome o = ClrheapCommand.run("golden", "check", dir.toString());
+        assertThat(o.exitCode()).as(o.out()).isEqualTo(1);
+        assertThat(o.out()).contains("no root  handle 0x7fd2afa31000 holding 0x7f929d40be68: no such handle found",
+                "no root  stack root 0x7f929d40ecc8: held by no stack slot, register or thread-static array the walker scanned",
+                "roots.txt: 48 handle roots (1 not found), 48 stack-root objects (1 held by no thread root of the walker)",
+                "2 runtime roots not found");
+    }
+
+    @Test
+    void theRealFolderSaysEveryListedObjectIsLiveByTheWalkersRoots() {
+        Outcome o = ClrheapCommand.run("golden", "check", RealDump.root().resolve("net8-svr").toString());
+        assertThat(o.exitCode()).as(o.out()).isZero();
+        assertThat(o.out()).contains("roots: 7 of 7 managed threads' stacks scanned; 6,253 objects live by the walker's roots, 97 of them not in the list",
+                "roots.txt: 47 handle roots (0 not found), 47 stack-root objects (0 held by no thread root of the walker)",
+                "6,156 listed objects found with their MethodTable and size (9,470 walked), every one live by the walker's roots");
+    }
+
     @Test
     void aFolderWithoutItsFilesIsUnreadable(@TempDir Path tmp) {
         Outcome o = ClrheapCommand.run("golden", "check", tmp.toString());
