@@ -18,18 +18,23 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "check",
         mixinStandardHelpOptions = true,
-        description = {"Walk DIR/core.xz and compare it with DIR/live-objects.txt, the runtime's own list",
+        description = {"Walk DIR/core.xz (a Windows folder: DIR/dump.dmp.xz) and compare it with DIR/live-objects.txt, the runtime's own list",
             "of live objects (a golden/real folder, or one that clrheap capture wrote): every",
             "listed object must be found with its MethodTable and size, the walk must meet no",
             "problem, and every object found beyond the list (dead ones) must be free or have",
             "a real MethodTable. Prints what is missing, misread and extra. The list is the",
             "referee, so one that is empty, truncated (no final line feed, a line cut short),",
             "malformed, or at odds with the folder's own counts (info.txt's object count,",
-            "selfreport.txt's OBJ addresses) is refused, naming the file and line."},
+            "selfreport.txt's OBJ addresses) is refused, naming the file and line. The walker's",
+            "roots are held to the runtime's too: every listed object must be live by them (the",
+            "threads' stacks scanned conservatively), and where DIR has roots.txt every handle",
+            "root must be found, as weak and as pinning, and every stack-root object held by a",
+            "thread root of the walker's; the objects live beyond the list are counted."},
         footer = {
             "",
             "Examples:",
             "  ./clrheap golden check golden/real/net8-svr",
+            "  ./clrheap golden check golden/real/net10-windows-wks",
             "  ./clrheap golden check golden/real/net8-nomodule --module /path/to/Sarif.Multitool",
             "",
             "Exit codes: 0 the walk agrees with the list; 1 it does not; 2 bad usage; 3 the",
@@ -37,7 +42,7 @@ import picocli.CommandLine.Parameters;
         })
 final class GoldenCheckCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "DIR", description = "The folder: core.xz (or core) and live-objects.txt.")
+    @Parameters(index = "0", paramLabel = "DIR", description = "The folder: core.xz (or core, dump.dmp.xz, dump.dmp) and live-objects.txt.")
     Path dir;
 
     @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
@@ -50,8 +55,8 @@ final class GoldenCheckCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (!Files.isRegularFile(dir.resolve("live-objects.txt")) || !(Files.isRegularFile(dir.resolve("core.xz")) || Files.isRegularFile(dir.resolve("core")))) {
-            err.println("clrheap golden check: " + dir + " holds no core.xz (or core) and live-objects.txt");
+        if (!Files.isRegularFile(dir.resolve("live-objects.txt")) || RealGoldenCheck.dumpOf(dir).isEmpty()) {
+            err.println("clrheap golden check: " + dir + " holds no core.xz (or core, dump.dmp.xz, dump.dmp) and live-objects.txt");
             return 3;
         }
         RealGoldenCheck.Report r;

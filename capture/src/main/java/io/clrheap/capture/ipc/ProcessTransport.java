@@ -182,7 +182,12 @@ final class ProcessTransport implements IpcTransport {
         } catch (ExecutionException e) {
             // a broken pipe: the relay ended before it took the request
             OptionalInt code = exitCode(System.nanoTime() + EXIT_WAIT.toNanos());
-            throw code.isPresent() && code.getAsInt() != 0 ? failed(code.getAsInt())
+            if (code.isPresent() && code.getAsInt() != 0) {
+                throw failed(code.getAsInt());
+            }
+            // ended cleanly: the runtime's end closed it, as when it closes a connection before answering (IpcConnection)
+            throw code.isPresent() ? new DiagnosticsException("the runtime closed " + description + " before taking the request ("
+                    + e.getCause().getMessage() + ")", e.getCause())
                     : new DiagnosticsException("cannot write to " + description + ": " + e.getCause().getMessage(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 
 /**
  * A real golden folder (golden/real/NAME, or one {@code clrheap capture} wrote) checked the way the real-dump tests
- * check it: the walker runs on {@code core.xz} and must find every object of {@code live-objects.txt} (the runtime's
+ * check it: the walker runs on {@code core.xz} (or a Windows folder's {@code dump.dmp.xz}) and must find every object of {@code live-objects.txt} (the runtime's
  * own list) with its MethodTable and size, meet no problem, and every object it finds beyond the list (dead ones: the
  * list holds live objects only) must be free or have a real MethodTable (its EEClass points back to it). A list
  * that is empty, truncated or malformed, or disagrees with the folder's own counts ({@code info.txt}'s object count,
@@ -173,9 +173,17 @@ public final class RealGoldenCheck {
         return Long.parseUnsignedLong(s.startsWith("0x") ? s.substring(2) : s, 16);
     }
 
-    /** Walks {@code folder/core.xz} (or {@code core}) and compares it with {@code folder/live-objects.txt}. */
+    /** The dump files a real folder may hold, in the order they are looked for: a Linux core, or a Windows minidump. */
+    public static final List<String> DUMP_FILES = List.of("core.xz", "core", "dump.dmp.xz", "dump.dmp");
+
+    /** The folder's dump: the first of {@link #DUMP_FILES} it holds, if any. */
+    public static Optional<Path> dumpOf(Path folder) {
+        return DUMP_FILES.stream().map(folder::resolve).filter(Files::isRegularFile).findFirst();
+    }
+
+    /** Walks the folder's dump ({@link #dumpOf}) and compares it with {@code folder/live-objects.txt}. */
     public static Report check(Path folder, Optional<Path> module) throws Exception {
-        Path coreFile = Files.exists(folder.resolve("core.xz")) ? folder.resolve("core.xz") : folder.resolve("core");
+        Path coreFile = dumpOf(folder).orElseThrow(() -> new IOException(folder + " holds none of " + String.join(", ", DUMP_FILES)));
         List<LiveObject> live = readLiveObjects(folder.resolve("live-objects.txt"));
         checkAgainstFolder(folder, live);
         Map<Long, long[]> walked = new HashMap<>();

@@ -20,7 +20,8 @@ import java.util.Set;
  * The roots of a real golden folder checked against the runtime's: every object of {@code live-objects.txt} must be
  * live by the walker's roots (handles, finalization queues, the threads' stacks scanned conservatively, thread-static
  * arrays; {@code walk --live}); where the folder has the runtime's root list ({@code roots.txt}: the heap snapshot's
- * GCBulkRootEdge events), every handle root must be a handle the walker found with that target, and every object the
+ * GCBulkRootEdge events), every handle root must be a handle the walker found with that target, as weak and as pinning
+ * as the runtime says it is (flags 2 and 1), and every object the
  * runtime reported as a Stack root must be the target of one of the walker's thread roots — unless the process ran
  * between its dump and its snapshot ({@code changed-objects.txt}, a busy process {@code clrheap capture} recorded): its
  * threads' stacks then differ, and the stack roots are counted, not held to. The live list holds either way: an object
@@ -33,7 +34,7 @@ import java.util.Set;
  * @param notLiveCount         listed objects the walker's roots do not keep (must be 0)
  * @param notLive              the first of them
  * @param runtimeHandleRoots   the runtime's handle roots (0 without roots.txt)
- * @param handleRootsMissingCount  those the walker did not find (must be 0)
+ * @param handleRootsMissingCount  those the walker did not find, or found with another weakness or pinning (must be 0)
  * @param runtimeStackRoots    the distinct objects the runtime reported as Stack roots
  * @param stackRootsMissingCount   those no thread root of the walker holds (must be 0)
  * @param missingRoots         the first missing handle and stack roots
@@ -53,6 +54,20 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
 
     public boolean passed() {
         return notLiveCount == 0 && handleRootsMissingCount == 0 && (stackRootsMissingCount == 0 || stacksChanged);
+    }
+
+    /**
+     * Where the runtime's flags (GCBulkRootEdge: pinning 1, weak 2) and the walker's handle kind disagree, what differs;
+     * null when they agree.
+     */
+    static String flagsDiffer(long flags, Root ours) {
+        boolean weak = (flags & 2) != 0;
+        boolean pinned = (flags & 1) != 0;
+        if (weak != ours.weak() || pinned != ours.pinned()) {
+            return String.format(Locale.ROOT, "the runtime says%s%s, the walker found a %s handle", weak ? " weak" : " not weak",
+                    pinned ? ", pinning" : ", not pinning", ours.kind().id());
+        }
+        return null;
     }
 
     /** Checks {@code session}'s roots against {@code live} (the folder's list) and the folder's roots.txt, if any. */
@@ -81,13 +96,13 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
             return new RealRootsCheck(live.size(), ours.cardinality(), beyond, notLiveCount, notLive, 0, 0, 0, 0, List.of(), scanned,
                     g.threads().size(), false, false);
         }
-        Set<String> handles = new HashSet<>();
+        java.util.Map<String, Root> handles = new java.util.HashMap<>();
         Set<Long> threadHeld = new HashSet<>();
         for (Root r : g.roots()) {
             if (r.stack() != null) {
                 threadHeld.add(r.target());
             } else if (r.kind() != RootKind.FINALIZER && r.kind() != RootKind.FINALIZABLE) {
-                handles.add(r.address() + " " + r.target());
+                handles.putIfAbsent(r.address() + " " + r.target(), r);
             }
         }
         List<String> missing = new ArrayList<>();
@@ -103,8 +118,11 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
             long object = Long.decode(f[4]);
             if (f[1].equals("Handle")) {
                 handleRoots++;
-                if (!handles.contains((Long.decode(f[3]) & ~1L) + " " + object) && handleMissing++ < RealGoldenCheck.SHOWN) {
-                    missing.add(String.format(Locale.ROOT, "handle 0x%x holding 0x%x: no such handle found", Long.decode(f[3]) & ~1L, object));
+                long handle = Long.decode(f[3]) & ~1L;
+                Root found = handles.get(handle + " " + object);
+                String wrong = found == null ? "no such handle found" : flagsDiffer(Long.decode(f[2]), found);
+                if (wrong != null && handleMissing++ < RealGoldenCheck.SHOWN) {
+                    missing.add(String.format(Locale.ROOT, "handle 0x%x holding 0x%x: %s", handle, object, wrong));
                 }
             } else if (f[1].equals("Stack") && object != 0) {
                 int holder = graph.objectHolding(object);

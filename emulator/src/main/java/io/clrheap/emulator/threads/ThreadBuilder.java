@@ -231,12 +231,17 @@ public final class ThreadBuilder {
         t.context = null;
     }
 
+    /** The bytes a native Thread takes at least: 9.0.1's (the profile's Thread size, from net9-wks's malloc chunks). */
+    private static final long THREAD_SIZE = 0x450;
+
     /** Writes the Thread objects, their allocation contexts and the thread store. */
     public void writeStructures() {
         var memory = process.memory();
         long linkOffset = layout.offset("Thread", "LinkNext");
         for (ThreadState t : threads) {
-            t.address = process.allocateNative("Thread", 0x200);
+            // as large as a real one (9.0.1's is 0x450 bytes: net9-wks) whatever fields the layout names, so that the Linux
+            // and Windows layouts of a build, whose last known fields differ, place the threads at the same addresses
+            t.address = process.allocateNative("Thread", THREAD_SIZE);
             if (layout.type("Thread").findField("RuntimeThreadLocals").isPresent()) {
                 t.locals = process.threadLocals().allocate(0x1000, 0x1000);
             }

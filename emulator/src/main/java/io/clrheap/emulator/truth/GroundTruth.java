@@ -13,6 +13,9 @@ import java.util.List;
  * a run costs two or three bytes: its type's index (with a bit saying whether it dies at the next collection) and,
  * for arrays, strings and free objects, its component count, both as variable-length integers; its address follows
  * from the one before it. A 20-million-object heap fits in some 60 MiB of Java heap.
+ *
+ * <p>Long because it is the one record of everything placed: the compact object runs with their encoder and readers,
+ * and the small facts beside them (regions, contexts, handles, finalizers, threads, stacks), each a few lines.
  */
 public final class GroundTruth {
 

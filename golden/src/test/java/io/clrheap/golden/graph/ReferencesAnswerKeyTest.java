@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ReferencesAnswerKeyTest {
 
     /** Root kinds that keep their target alive (docs/answer-key.md). */
-    private static final Set<String> STRONG = Set.of("strong", "pinned", "async-pinned", "sized-ref", "refcounted", "variable", "finalizer");
+    private static final Set<String> STRONG = Set.of("strong", "pinned", "async-pinned", "sized-ref", "refcounted", "variable", "finalizer", "stack");
 
     static Stream<Arguments> scenarios() {
         return Scenarios.everyday().stream().flatMap(s -> Stream.of(RuntimeVersion.values())
@@ -70,7 +70,7 @@ class ReferencesAnswerKeyTest {
         List<String> references = lines(key.resolve("references.tsv"), "from\toffset\tto");
         assertThat(references).isEqualTo(decoded);
         assertThat(references).as("every everyday scenario has references").isNotEmpty();
-        List<String> roots = lines(key.resolve("roots.tsv"), "kind\taddress\ttarget");
+        List<String> roots = lines(key.resolve("roots.tsv"), "kind\troot\tobject\tflags\tthread");
         for (String line : roots) {
             assertThat(objects).as(line).contains(Long.parseUnsignedLong(line.split("\t")[2].substring(2), 16));
         }
@@ -80,7 +80,10 @@ class ReferencesAnswerKeyTest {
         assertThat(lines(key.resolve("live.tsv"), "address")).isEqualTo(live(roots, references, runtime));
     }
 
-    /** The closure of the keeping roots over the references, a dependent handle's secondary with its primary. */
+    /**
+     * The closure of the keeping roots (stacks too) over the references, a dependent handle's secondary with its primary;
+     * then of the still unreached finalization registrations.
+     */
     private static List<String> live(List<String> roots, List<String> references, EmulatedRuntime runtime) {
         java.util.Map<Long, List<Long>> edges = new java.util.HashMap<>();
         for (String line : references) {
@@ -105,6 +108,20 @@ class ReferencesAnswerKeyTest {
                 pending.add(address);
             }
         });
+        close(live, pending, edges);
+        // then what is registered for finalization and still unreached, kept for its finalizer with what it reaches
+        for (String line : roots) {
+            String[] f = line.split("\t");
+            long target = Long.parseUnsignedLong(f[2].substring(2), 16);
+            if (f[0].equals("finalizable") && live.add(target)) {
+                pending.add(target);
+            }
+        }
+        close(live, pending, edges);
+        return live.stream().sorted(Long::compareUnsigned).map(a -> "0x" + Long.toHexString(a)).toList();
+    }
+
+    private static void close(Set<Long> live, java.util.ArrayDeque<Long> pending, java.util.Map<Long, List<Long>> edges) {
         while (!pending.isEmpty()) {
             for (long to : edges.getOrDefault(pending.poll(), List.of())) {
                 if (live.add(to)) {
@@ -112,7 +129,6 @@ class ReferencesAnswerKeyTest {
                 }
             }
         }
-        return live.stream().sorted(Long::compareUnsigned).map(a -> "0x" + Long.toHexString(a)).toList();
     }
 
     private static List<String> lines(Path file, String header) throws Exception {

@@ -151,7 +151,8 @@ final class TargetValidation {
             {"Thread", "*", "Thread"}, {"ThreadStore", "*", "ThreadStore"}, {"RuntimeThreadLocals", "AllocContext", "RuntimeThreadLocals.AllocContext"},
             {"EEAllocContext", "GCAllocationContext", "ee_alloc_context.m_GCAllocContext"},
             {"GCAllocContext", "Pointer", "gc_alloc_context.alloc_ptr"}, {"GCAllocContext", "Limit", "gc_alloc_context.alloc_limit"},
-            {"MethodTable", "*", "MethodTable"}, {"EEClass", "MethodTable", "EEClass.MethodTable"}};
+            {"MethodTable", "*", "MethodTable"}, {"EEClass", "MethodTable", "EEClass.MethodTable"},
+            {"ThreadLocalData", "NonCollectibleTlsArrayData", "ThreadLocalData.NonCollectibleTlsArrayData"}};
         for (String[] pair : same) {
             for (var f : json.path("types").path(pair[0]).properties()) {
                 if (f.getKey().equals("!") || !(pair[1].equals("*") || pair[1].equals(f.getKey()))) {
