@@ -51,6 +51,7 @@ public final class DumpSession implements AutoCloseable {
     private DiscoveredHeap heap;
     private InProcessRoute route;
     private ObjectGraph graph;
+    private io.clrheap.walker.fields.ObjectFields fields;
 
     DumpSession(String format, String name, Target target, Map<Long, String> typeNames, OpenOptions options, AutoCloseable resource,
                 ThreadSource threads) {
@@ -111,6 +112,20 @@ public final class DumpSession implements AutoCloseable {
             graph = ObjectGraph.build(target, h, walker(), handleTables(), threadStore(), osThreads());
         }
         return graph;
+    }
+
+    /** Objects' fields with their names, declared types and values (dumpobj): names from the dump's metadata. */
+    public synchronized io.clrheap.walker.fields.ObjectFields fields() {
+        if (fields == null) {
+            MethodTableNames names;
+            try {
+                names = new MethodTableNames(target.memory(), target.layout());
+            } catch (LayoutException e) {
+                names = null;
+            }
+            fields = new io.clrheap.walker.fields.ObjectFields(target.memory(), target.layout(), names);
+        }
+        return fields;
     }
 
     /** The runtime's thread store: every managed thread with its OS thread id. */

@@ -15,6 +15,9 @@ public final class EcmaMetadata {
     public static final int TYPE_REF = 0x01;
     public static final int NESTED_CLASS = 0x29;
     public static final int ASSEMBLY = 0x20;
+    public static final int FIELD = 0x04;
+    /** No field signature is longer than this (a few nested generic instantiations): a longer one is corrupt. */
+    static final int MAX_BLOB = 4096;
     /** Assembly table columns: HashAlgId, Major, Minor, Build, Revision, Flags, PublicKey, Name, Culture (II.22.2). */
     static final int ASSEMBLY_NAME_COLUMN = 7;
 
@@ -34,6 +37,8 @@ public final class EcmaMetadata {
     private final String version;
     private final long stringsBase;
     private final long stringsSize;
+    private final long blobBase;
+    private final long blobSize;
     private final long tablesStream;
     private final int[] rows = new int[64];
     private final int[][] columns = new int[KNOWN_TABLES][];
@@ -60,6 +65,8 @@ public final class EcmaMetadata {
         long tables = 0;
         long strings = 0;
         long stringsLength = 0;
+        long blob = 0;
+        long blobLength = 0;
         for (int i = 0; i < streams; i++) {
             long offset = memory.readU32(p);
             long size = memory.readU32(p + 4);
@@ -79,6 +86,9 @@ public final class EcmaMetadata {
             } else if (n.equals("#Strings")) {
                 strings = root + offset;
                 stringsLength = size;
+            } else if (n.equals("#Blob")) {
+                blob = root + offset;
+                blobLength = size;
             }
         }
         if (tables == 0) {
@@ -90,6 +100,8 @@ public final class EcmaMetadata {
         this.stringsBase = strings;
         this.tablesStream = tables;
         this.stringsSize = stringsLength;
+        this.blobBase = blob;
+        this.blobSize = blobLength;
         int heapSizes = memory.readU8(tables + 6);
         long valid = memory.readLong(tables + 8);
         long at = tables + 24;
@@ -221,6 +233,43 @@ public final class EcmaMetadata {
             out.write(b, 0, n);
         }
         throw new MetadataFormatException(at, "unterminated #Strings entry");
+    }
+
+    /**
+     * The blob at {@code index} of the #Blob heap (II.24.2.4: a compressed length, then the bytes), at most
+     * {@link #MAX_BLOB} bytes; a blob past the heap's end, or longer, is reported where it starts.
+     */
+    public byte[] blob(long index) {
+        if (blobBase == 0 || index >= blobSize) {
+            throw new MetadataFormatException(blobBase, "#Blob index " + index + " beyond the heap's " + blobSize + " bytes");
+        }
+        long at = blobBase + index;
+        int first = memory.readU8(at);
+        long length;
+        int header;
+        if ((first & 0x80) == 0) {
+            length = first;
+            header = 1;
+        } else if ((first & 0xc0) == 0x80) {
+            length = ((first & 0x3fL) << 8) | memory.readU8(at + 1);
+            header = 2;
+        } else if ((first & 0xe0) == 0xc0) {
+            length = ((first & 0x1fL) << 24) | ((long) memory.readU8(at + 1) << 16) | ((long) memory.readU8(at + 2) << 8) | memory.readU8(at + 3);
+            header = 4;
+        } else {
+            throw new MetadataFormatException(at, String.format("#Blob entry %d starts with 0x%02x, no compressed length", index, first));
+        }
+        if (length > MAX_BLOB || index + header + length > blobSize) {
+            throw new MetadataFormatException(at, String.format("#Blob entry %d is %d bytes: beyond the heap or longer than %d", index, length, MAX_BLOB));
+        }
+        return memory.readBytes(at + header, (int) length);
+    }
+
+    /** Field row {@code rid} (II.22.15): its flags, name and signature. */
+    public FieldDef field(int rid) {
+        int flags = (int) cell(FIELD, rid, 0);
+        String name = stringCell(FIELD, rid, 1, "Name");
+        return new FieldDef(rid, flags, name, blob(cell(FIELD, rid, 2)));
     }
 
     /** TypeDef row {@code rid}: flags, name, namespace and (when nested) its enclosing row. */

@@ -258,6 +258,18 @@ public final class MethodTableNames {
     }
 
     /** What {@link #modules} says for {@code module}, looking it up now if it was not reached yet. */
+    /**
+     * The metadata of the module {@code methodTable}'s type is defined in (a generic instantiation's: its definition's),
+     * when the dump holds that module's image; empty otherwise.
+     */
+    public synchronized Optional<EcmaMetadata> metadataOf(long methodTable) {
+        try {
+            return Optional.ofNullable(moduleEntry(memory.readPointer(methodTable + mtModule)).metadata());
+        } catch (io.clrheap.memory.MissingMemoryException e) {
+            return Optional.empty();
+        }
+    }
+
     public synchronized ModuleMetadata module(long module) {
         return moduleEntry(module).status();
     }

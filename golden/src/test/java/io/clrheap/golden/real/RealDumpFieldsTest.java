@@ -1,0 +1,116 @@
+package io.clrheap.golden.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.fields.ElementType;
+import io.clrheap.walker.fields.ObjectFields;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Objects' fields read as the runtime laid them out (docs/reference/fields.md), held to the runtime's own list of live
+ * objects: every reference field of every listed object is null or the start of a listed object; a string's
+ * {@code _stringLength} is the length its size says; a Dictionary's {@code _buckets} is an Int32[] of the list.
+ */
+class RealDumpFieldsTest {
+
+    static Stream<String> dumps() {
+        return Stream.of("net8-svr", "net9-wks", "net9-withheap", "net9-svr", "net10-svr", "net10-compact", "net8-windows-svr", "net10-windows-wks");
+    }
+
+    private static DumpSession open(String name) throws Exception {
+        Path folder = RealDump.root().resolve(name);
+        return Dumps.open(Files.isRegularFile(folder.resolve("core.xz")) ? folder.resolve("core.xz") : folder.resolve("dump.dmp.xz"));
+    }
+
+    private static Map<Long, RealDump.LiveObject> live(String name) throws IOException {
+        Map<Long, RealDump.LiveObject> live = new HashMap<>();
+        for (String line : Files.readAllLines(RealDump.root().resolve(name).resolve("live-objects.txt"))) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] t = line.split(" ", 4);
+            live.put(RealDump.hex(t[0]), new RealDump.LiveObject(RealDump.hex(t[0]), Long.parseLong(t[1]), RealDump.hex(t[2]), t.length > 3 ? t[3] : ""));
+        }
+        return live;
+    }
+
+    @ParameterizedTest
+    @MethodSource("dumps")
+    void everyReferenceFieldOfEveryListedObjectIsNullOrAListedObject(String name) throws Exception {
+        Map<Long, RealDump.LiveObject> live = live(name);
+        List<String> wrong = new ArrayList<>();
+        long references = 0;
+        try (DumpSession session = open(name)) {
+            ObjectFields fields = session.fields();
+            for (RealDump.LiveObject o : live.values()) {
+                if (o.type().endsWith("]") && o.type().contains("[]") || o.type().contains("[,")) {
+                    continue; // arrays have no FieldDescs: their elements are not fields
+                }
+                for (ObjectFields.Field f : fields.instanceFields(o.address(), o.mt())) {
+                    assertThat(f.desc().offset() + 8 + f.desc().valueSize()).as("%s %s in 0x%x", o.type(), f.name(), o.address())
+                            .isLessThanOrEqualTo(Math.max(o.size(), 24));
+                    if (ElementType.isReference(f.desc().elementType())) {
+                        references++;
+                        long to = f.reference();
+                        if (to != 0 && !live.containsKey(to)) {
+                            wrong.add(String.format("0x%x %s.%s = 0x%x", o.address(), o.type(), f.name(), to));
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(references).as("%s: reference fields read", name).isGreaterThan(100);
+        assertThat(wrong).as("%s: reference fields pointing at no listed object", name).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("dumps")
+    void aStringsLengthFieldIsTheLengthItsSizeSaysAndItsTextHasThatLength(String name) throws Exception {
+        try (DumpSession session = open(name)) {
+            long stringMt = session.target().globalPointer("g_pStringClass");
+            int checked = 0;
+            for (RealDump.LiveObject o : live(name).values()) {
+                if (o.mt() != stringMt) {
+                    continue;
+                }
+                ObjectFields.Field length = session.fields().instanceFields(o.address(), o.mt()).getFirst();
+                long chars = Long.parseLong(length.value());
+                assertThat(o.size()).as("string 0x%x", o.address()).isEqualTo(22 + 2 * chars);
+                if (chars < 1000) {
+                    assertThat(session.fields().text(o.address(), 1000)).hasSize((int) chars);
+                }
+                checked++;
+            }
+            assertThat(checked).isGreaterThan(200);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dumps")
+    void aDictionarysBucketsFieldIsNamedTypedAndHoldsAnInt32Array(String name) throws Exception {
+        Map<Long, RealDump.LiveObject> live = live(name);
+        RealDump.LiveObject dictionary = live.values().stream().filter(o -> o.type().startsWith("System.Collections.Generic.Dictionary`2[")
+                || o.type().startsWith("Dictionary`2[")).findFirst().orElseThrow();
+        try (DumpSession session = open(name)) {
+            List<ObjectFields.Field> fields = session.fields().instanceFields(dictionary.address(), dictionary.mt());
+            ObjectFields.Field buckets = fields.getFirst();
+            assertThat(buckets.desc().offset()).isZero();
+            assertThat(live.get(buckets.reference()).type()).isIn("System.Int32[]", "Int32[]");
+            if (!buckets.name().startsWith("<field")) {
+                assertThat(fields).extracting(ObjectFields.Field::name).startsWith("_buckets", "_entries").contains("_count", "_comparer");
+                assertThat(buckets.type()).isEqualTo("System.Int32[]");
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.clrheap.walker.fields;
+
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.metadata.EcmaMetadata;
+import io.clrheap.walker.metadata.FieldDef;
+import io.clrheap.walker.metadata.FieldSignature;
+import io.clrheap.walker.metadata.MetadataFormatException;
+import io.clrheap.walker.metadata.MethodTableNames;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * An object's fields with their names, declared types and values, as SOS's dumpobj shows them: the FieldDescs
+ * ({@link FieldDescReader}), each named from its declaring module's metadata (FieldDef row, FIELD signature) when the
+ * dump holds that module's image, its value read at {@code object + 8 + offset}.
+ */
+public final class ObjectFields {
+
+    /** A string's text is cut after this many characters (with "…"). */
+    public static final int MAX_TEXT = 4096;
+
+    private final Memory memory;
+    private final FieldDescReader reader;
+    private final MethodTableNames names;
+    private final long stringLength;
+    private final long firstChar;
+    private final long objectHeader;
+
+    /** @param names where field names come from; null when the dump's metadata is not read */
+    public ObjectFields(Memory memory, RuntimeLayout layout, MethodTableNames names) {
+        this.memory = memory;
+        this.reader = new FieldDescReader(memory, layout);
+        this.names = names;
+        this.stringLength = layout.offset("String", "m_StringLength");
+        this.firstChar = layout.offset("String", "m_FirstChar");
+        this.objectHeader = layout.type("Object").size().orElseThrow(); // sizeof(Object): instance fields follow the MethodTable pointer
+    }
+
+    /**
+     * One field of an object.
+     *
+     * @param desc    its FieldDesc
+     * @param name    its name, or {@code <field 0x0400abcd>} when the metadata is not in the dump
+     * @param type    its declared type from the signature ({@code System.Int32[]}), or the stored element type's name
+     * @param address where its value is (0 for a static field: its storage is not read)
+     * @param value   the value as dumpobj prints it: decimal for numbers, 16 hex digits for a reference, a pointer or
+     *                (for a struct) the struct's address; {@code -} for a static
+     */
+    public record Field(FieldDesc desc, String name, String type, long address, String value) {
+
+        /** Whether the value is a struct stored inline (dumpobj's VT column). */
+        public boolean valueType() {
+            return desc.elementType() == ElementType.VALUETYPE;
+        }
+
+        /** The referenced object's address for a reference field, else 0. */
+        public long reference() {
+            return ElementType.isReference(desc.elementType()) && value.length() == 16 ? Long.parseUnsignedLong(value, 16) : 0;
+        }
+    }
+
+    public FieldDescReader reader() {
+        return reader;
+    }
+
+    /** Every instance field of the object at {@code object} of type {@code mt}, base-most class first. */
+    public List<Field> instanceFields(long object, long mt) {
+        List<Field> out = new ArrayList<>();
+        for (FieldDesc f : reader.instanceFields(mt)) {
+            long at = object + objectHeader + f.offset();
+            out.add(new Field(f, name(f), declaredType(f), at, value(f, at)));
+        }
+        return out;
+    }
+
+    /** The static fields {@code mt}'s class declares; their values are not read (the statics' storage is not located). */
+    public List<Field> staticFields(long mt) {
+        List<Field> out = new ArrayList<>();
+        for (FieldDesc f : reader.staticFields(mt)) {
+            out.add(new Field(f, name(f), declaredType(f), 0, "-"));
+        }
+        return out;
+    }
+
+    /** A string object's text, cut after {@code max} characters with an explicit "…". */
+    public String text(long string, int max) {
+        long length = memory.readU32(string + stringLength);
+        int n = (int) Math.min(length, Math.min(max, MAX_TEXT));
+        byte[] bytes = memory.readBytes(string + firstChar, 2 * n);
+        String text = new String(bytes, StandardCharsets.UTF_16LE);
+        return length > n ? text + "…" : text;
+    }
+
+    private String name(FieldDesc f) {
+        return def(f).map(FieldDef::name).orElse(String.format(Locale.ROOT, "<field 0x%08x>", f.token()));
+    }
+
+    private String declaredType(FieldDesc f) {
+        Optional<EcmaMetadata> md = names == null ? Optional.empty() : names.metadataOf(f.enclosingClass());
+        Optional<FieldDef> def = def(f);
+        if (md.isPresent() && def.isPresent()) {
+            try {
+                return FieldSignature.typeName(md.get(), def.get().signature());
+            } catch (MetadataFormatException | MissingMemoryException e) {
+                // fall back to the stored element type
+            }
+        }
+        return ElementType.name(f.elementType());
+    }
+
+    private Optional<FieldDef> def(FieldDesc f) {
+        if (names == null) {
+            return Optional.empty();
+        }
+        try {
+            return names.metadataOf(f.enclosingClass()).map(md -> md.field(f.rid()));
+        } catch (MetadataFormatException | MissingMemoryException e) {
+            return Optional.empty();
+        }
+    }
+
+    private String value(FieldDesc f, long at) {
+        try {
+            return switch (f.elementType()) {
+                case ElementType.BOOLEAN, ElementType.U1 -> Integer.toString(memory.readU8(at));
+                case ElementType.I1 -> Byte.toString(memory.readByte(at));
+                case ElementType.CHAR, ElementType.U2 -> Integer.toString(memory.readU16(at));
+                case ElementType.I2 -> Short.toString(memory.readShort(at));
+                case ElementType.I4 -> Integer.toString(memory.readInt(at));
+                case ElementType.U4 -> Long.toString(memory.readU32(at));
+                case ElementType.I8 -> Long.toString(memory.readLong(at));
+                case ElementType.U8 -> Long.toUnsignedString(memory.readLong(at));
+                case ElementType.R4 -> Float.toString(Float.intBitsToFloat(memory.readInt(at)));
+                case ElementType.R8 -> Double.toString(Double.longBitsToDouble(memory.readLong(at)));
+                case ElementType.VALUETYPE -> String.format(Locale.ROOT, "%016x", at);
+                default -> String.format(Locale.ROOT, "%016x", memory.readLong(at));
+            };
+        } catch (MissingMemoryException e) {
+            return "(not in the dump)";
+        }
+    }
+}
