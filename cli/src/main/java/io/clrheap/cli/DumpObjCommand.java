@@ -24,8 +24,8 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "dumpobj",
         mixinStandardHelpOptions = true,
-        description = {"Show an object's fields and their values, as SOS's !dumpobj (!do): Name, MethodTable, EEClass, Size,",
-            "String (a string's text), then each field: its token, offset from the object's start, declared type, VT (1 for a",
+        description = {"Show an object's fields and their values, as SOS's !dumpobj (!do).",
+            "Name, MethodTable, EEClass, Size, String (a string's text), then each field: its token, offset from the object's start, declared type, VT (1 for a",
             "struct stored inline, whose address is the value), instance or static, value (decimal for numbers, hex for",
             "references and pointers) and name. Inherited fields come first, as SOS lists them. A static field's value is",
             "not read (its storage is not located): '-'. Names come from the dump's metadata; a field whose module's",

@@ -1,0 +1,119 @@
+package io.clrheap.cli;
+
+import io.clrheap.layout.RuntimeLayout;
+import io.clrheap.memory.Memory;
+import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.fields.FieldDescReader;
+import io.clrheap.walker.fields.FieldLayoutException;
+import io.clrheap.walker.fields.ObjectFields;
+import io.clrheap.walker.report.TypeNames;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code clrheap dumpmt}: a MethodTable as SOS's {@code !dumpmt} prints it — EEClass, Module, Name, BaseSize,
+ * ComponentSize, ContainsPointers, the vtable's slots and the interface count, the parent — and with {@code --fields}
+ * the fields of the class and its bases (SOS's dumpclass), from the FieldDescs (docs/reference/fields.md). An address
+ * whose EEClass does not point back at its canonical MethodTable is refused: it is no MethodTable.
+ */
+@Command(
+        name = "dumpmt",
+        mixinStandardHelpOptions = true,
+        description = {"Show a MethodTable as SOS's !dumpmt does.",
+            "EEClass, Module, Name, BaseSize, ComponentSize, ContainsPointers, slots in the vtable, interfaces, parent. --fields adds every field of the class and its bases (instance ones",
+            "with their offset from an object's start) and the statics it declares, in dumpobj's columns without values."},
+        footer = {
+            "",
+            "Examples:",
+            "  ./clrheap dumpmt golden/real/net8-svr/core.xz 0x55b1d0df3598",
+            "  ./clrheap dumpmt --fields golden/real/net10-windows-wks/dump.dmp.xz 0xe0a6bfc8",
+            "",
+            "Exit codes: 0 success; 1 MT is no MethodTable, or its fields cannot be read (where and why is said); 2 bad",
+            "usage; 3 the dump cannot be opened."
+        })
+final class DumpMtCommand implements Callable<Integer> {
+
+    /** MTFlags.ContainsGCPointers (methodtable.h enum_flag_ContainsGCPointers). */
+    private static final long CONTAINS_POINTERS = 0x01000000L;
+
+    @Mixin
+    HeapSource source = new HeapSource();
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "MT", description = "The MethodTable's address (hex).")
+    String addressText;
+
+    @Option(names = "--fields", description = "Also list the fields of the class and its bases.")
+    boolean fields;
+
+    @Mixin
+    GraphCommandSupport.ObjectOptions object = new GraphCommandSupport.ObjectOptions();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        CommandLine cli = spec.commandLine();
+        long mt = GraphCommandSupport.parseAddress(cli, GraphCommandSupport.address(cli, source, addressText));
+        PrintWriter out = cli.getOut();
+        PrintWriter err = cli.getErr();
+        return GraphCommandSupport.open("dumpmt", cli, source, object.module, object.names, err, (session, names) -> print(out, err, session, names, mt));
+    }
+
+    private int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long mt) {
+        Memory memory = session.memory();
+        RuntimeLayout layout = session.target().layout();
+        ObjectFields objectFields = session.fields();
+        FieldDescReader reader = objectFields.reader();
+        try {
+            long eeClass = reader.eeClass(mt);
+            long canonical = reader.canonical(mt);
+            long back = memory.readPointer(eeClass + layout.offset("EEClass", "MethodTable"));
+            if (back != canonical) {
+                err.printf(Locale.ROOT, "clrheap dumpmt: 0x%x is no MethodTable: its EEClass 0x%x points back at 0x%x, not at 0x%x%n", mt, eeClass, back, canonical);
+                return 1;
+            }
+            long flags = memory.readU32(mt + layout.offset("MethodTable", "MTFlags"));
+            long componentSize = (flags & 0x80000000L) != 0 ? flags & 0xffff : 0;
+            out.printf(Locale.ROOT, "EEClass:         %016x%n", eeClass);
+            out.printf(Locale.ROOT, "Module:          %016x%n", memory.readPointer(mt + layout.offset("MethodTable", "Module")));
+            out.printf(Locale.ROOT, "Name:            %s%n", names.display(mt, session.heap().freeMethodTable()));
+            out.printf(Locale.ROOT, "BaseSize:        0x%x%n", memory.readU32(mt + layout.offset("MethodTable", "BaseSize")));
+            out.printf(Locale.ROOT, "ComponentSize:   0x%x%n", componentSize);
+            out.printf(Locale.ROOT, "ContainsPointers: %s%n", (flags & CONTAINS_POINTERS) != 0);
+            out.printf(Locale.ROOT, "Slots in VTable: %d%n", memory.readU16(mt + layout.offset("MethodTable", "NumVirtuals")));
+            out.printf(Locale.ROOT, "Number of IFaces in IFaceMap: %d%n", memory.readU16(mt + layout.offset("MethodTable", "NumInterfaces")));
+            long parent = reader.parent(mt);
+            out.printf(Locale.ROOT, "Parent:          %016x%s%n", parent, parent == 0 ? "" : " " + names.display(parent, session.heap().freeMethodTable()));
+            if (fields) {
+                FieldDescReader.Counts counts = reader.counts(eeClass);
+                out.printf(Locale.ROOT, "NumInstanceFields: %d (inherited ones included)%n", counts.instance());
+                out.printf(Locale.ROOT, "NumStaticFields: %d (%d thread-static)%n", counts.statics(), counts.threadStatics());
+                List<ObjectFields.Field> instance = objectFields.instanceFields(0, mt);
+                List<ObjectFields.Field> statics = objectFields.staticFields(mt);
+                out.println("Fields:");
+                out.println(DumpObjCommand.HEADER.replace("            Value", "                 "));
+                for (ObjectFields.Field f : instance) {
+                    out.printf(Locale.ROOT, "%16s %8x %8x %20s %2d %8s %16s %s%n", "", f.desc().token(), f.desc().offset() + 8, f.type(),
+                            f.valueType() ? 1 : 0, "instance", "", f.name());
+                }
+                for (ObjectFields.Field f : statics) {
+                    out.printf(Locale.ROOT, "%16s %8x %8s %20s %2d %8s %16s %s%n", "", f.desc().token(), "-", f.type(), f.valueType() ? 1 : 0,
+                            f.desc().isThreadStatic() ? "TLstatic" : "static", "", f.name());
+                }
+            }
+            return 0;
+        } catch (FieldLayoutException | MissingMemoryException e) {
+            err.printf(Locale.ROOT, "clrheap dumpmt: 0x%x cannot be read as a MethodTable: %s%n", mt, e.getMessage());
+            return 1;
+        }
+    }
+}
