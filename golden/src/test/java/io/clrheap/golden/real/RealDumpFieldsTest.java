@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.Dumps;
+import io.clrheap.walker.fields.ArrayLayout;
 import io.clrheap.walker.fields.ElementType;
 import io.clrheap.walker.fields.ObjectFields;
 import java.io.IOException;
@@ -72,6 +73,48 @@ class RealDumpFieldsTest {
         }
         assertThat(references).as("%s: reference fields read", name).isGreaterThan(100);
         assertThat(wrong).as("%s: reference fields pointing at no listed object", name).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("dumps")
+    void everyListedArraysSizeIsItsLengthTimesItsComponentAndItsReferencesAreListedObjects(String name) throws Exception {
+        Map<Long, RealDump.LiveObject> live = live(name);
+        List<String> wrong = new ArrayList<>();
+        int arrays = 0;
+        try (DumpSession session = open(name)) {
+            ObjectFields fields = session.fields();
+            long stringMt = session.target().globalPointer("g_pStringClass");
+            for (RealDump.LiveObject o : live.values()) {
+                long flags = session.memory().readU32(o.mt());
+                if ((flags & 0x80000000L) == 0 || o.mt() == stringMt) {
+                    continue;
+                }
+                ArrayLayout a = fields.array(o.address(), o.mt());
+                arrays++;
+                // the object header (8 bytes before the MethodTable pointer) is counted in an object's size: BaseSize 24 for T[]
+                long expected = 8 + a.data() - o.address() + a.length() * a.componentSize();
+                if (expected != o.size()) {
+                    wrong.add(String.format("0x%x %s: %d elements of %d bytes from +%d, listed size %d", o.address(), o.type(), a.length(),
+                            a.componentSize(), a.data() - o.address(), o.size()));
+                }
+                long product = 1;
+                for (long n : a.lengths()) {
+                    product *= n;
+                }
+                if (product != a.length()) {
+                    wrong.add(String.format("0x%x %s: dimensions %s multiply to %d, not %d", o.address(), o.type(), java.util.Arrays.toString(a.lengths()),
+                            product, a.length()));
+                }
+                for (long i = 0; a.references() && i < a.length(); i++) {
+                    String v = fields.element(a, i);
+                    if (!v.equals("null") && !live.containsKey(Long.parseUnsignedLong(v, 16))) {
+                        wrong.add(String.format("0x%x %s[%d] = %s: no listed object", o.address(), o.type(), i, v));
+                    }
+                }
+            }
+        }
+        assertThat(arrays).as("%s: arrays checked", name).isGreaterThan(50);
+        assertThat(wrong).as(name).isEmpty();
     }
 
     @ParameterizedTest

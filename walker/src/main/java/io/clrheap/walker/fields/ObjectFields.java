@@ -30,6 +30,13 @@ public final class ObjectFields {
     private final long stringLength;
     private final long firstChar;
     private final long objectHeader;
+    private final long mtFlags;
+    private final long baseSizeOffset;
+    private final long elementTypeHandle;
+    private final long normType;
+    private final long arrayLength;
+    /** sizeof(ArrayBase) plus the object header: a T[]'s BaseSize (ARRAYBASE_BASESIZE, object.h). */
+    private static final long SZ_ARRAY_BASE_SIZE = 24;
 
     /** @param names where field names come from; null when the dump's metadata is not read */
     public ObjectFields(Memory memory, RuntimeLayout layout, MethodTableNames names) {
@@ -39,6 +46,11 @@ public final class ObjectFields {
         this.stringLength = layout.offset("String", "m_StringLength");
         this.firstChar = layout.offset("String", "m_FirstChar");
         this.objectHeader = layout.type("Object").size().orElseThrow(); // sizeof(Object): instance fields follow the MethodTable pointer
+        this.mtFlags = layout.offset("MethodTable", "MTFlags");
+        this.baseSizeOffset = layout.offset("MethodTable", "BaseSize");
+        this.elementTypeHandle = layout.offset("MethodTable", "PerInstInfo"); // an array's element TypeHandle (union)
+        this.normType = layout.offset("EEClass", "NormType");
+        this.arrayLength = layout.offset("Array", "m_NumComponents");
     }
 
     /**
@@ -73,7 +85,7 @@ public final class ObjectFields {
         List<Field> out = new ArrayList<>();
         for (FieldDesc f : reader.instanceFields(mt)) {
             long at = object + objectHeader + f.offset();
-            out.add(new Field(f, name(f), declaredType(f), at, value(f, at)));
+            out.add(new Field(f, name(f), declaredType(f), at, value(f.elementType(), at)));
         }
         return out;
     }
@@ -83,6 +95,64 @@ public final class ObjectFields {
         List<Field> out = new ArrayList<>();
         for (FieldDesc f : reader.staticFields(mt)) {
             out.add(new Field(f, name(f), declaredType(f), 0, "-"));
+        }
+        return out;
+    }
+
+    /** Arrays of more dimensions than this are no real array (the runtime's limit is 32). */
+    static final int MAX_RANK = 32;
+
+    /** The array at {@code array} of MethodTable {@code mt}: its element type, rank, bounds and where its elements are. */
+    public ArrayLayout array(long array, long mt) {
+        long flags = memory.readU32(mt + mtFlags);
+        if ((flags & 0x80000000L) == 0) {
+            throw new FieldLayoutException(mt, String.format("0x%x is no array: its MethodTable 0x%x has no component size", array, mt));
+        }
+        int componentSize = (int) (flags & 0xffff);
+        long baseSize = memory.readU32(mt + baseSizeOffset);
+        long element = memory.readPointer(mt + elementTypeHandle);
+        // a TypeHandle with bit 1 set is a TypeDesc (pointers, function pointers: T*[]), whose elements are addresses
+        int type = element == 0 ? ElementType.CLASS : (element & 2) != 0 ? ElementType.I : memory.readU8(reader.eeClass(element) + normType);
+        long count = memory.readU32(array + arrayLength);
+        // ArrayBase: an SZ array's BaseSize is 24; a rank-r array's adds r lengths and r lower bounds (2·4·r bytes)
+        boolean sz = baseSize == SZ_ARRAY_BASE_SIZE;
+        int rank = sz ? 1 : (int) ((baseSize - SZ_ARRAY_BASE_SIZE) / 8);
+        if (rank < 1 || rank > MAX_RANK) {
+            throw new FieldLayoutException(mt, String.format("array MethodTable 0x%x: BaseSize 0x%x gives rank %d", mt, baseSize, rank));
+        }
+        long[] lengths = new long[rank];
+        long[] bounds = new long[rank];
+        if (sz) {
+            lengths[0] = count;
+        } else {
+            for (int d = 0; d < rank; d++) {
+                lengths[d] = memory.readU32(array + 16 + 4L * d);
+                bounds[d] = memory.readInt(array + 16 + 4L * rank + 4L * d);
+            }
+        }
+        return new ArrayLayout(element, type, rank, sz, count, componentSize, array + (sz ? 16 : 16 + 8L * rank), lengths, bounds);
+    }
+
+    /** Element {@code i} of {@code array} as dumparray prints it: a number, a reference in hex, or a struct's address. */
+    public String element(ArrayLayout array, long i) {
+        long at = array.element(i);
+        if (array.references()) {
+            try {
+                long v = memory.readLong(at);
+                return v == 0 ? "null" : String.format(Locale.ROOT, "%016x", v);
+            } catch (MissingMemoryException e) {
+                return "(not in the dump)";
+            }
+        }
+        return value(array.elementType(), at);
+    }
+
+    /** The fields of a struct stored at {@code address} (an array element, a field): offsets from its start, no header. */
+    public List<Field> structFields(long address, long mt) {
+        List<Field> out = new ArrayList<>();
+        for (FieldDesc f : reader.instanceFields(mt)) {
+            long at = address + f.offset();
+            out.add(new Field(f, name(f), declaredType(f), at, value(f.elementType(), at)));
         }
         return out;
     }
@@ -124,9 +194,9 @@ public final class ObjectFields {
         }
     }
 
-    private String value(FieldDesc f, long at) {
+    private String value(int elementType, long at) {
         try {
-            return switch (f.elementType()) {
+            return switch (elementType) {
                 case ElementType.BOOLEAN, ElementType.U1 -> Integer.toString(memory.readU8(at));
                 case ElementType.I1 -> Byte.toString(memory.readByte(at));
                 case ElementType.CHAR, ElementType.U2 -> Integer.toString(memory.readU16(at));

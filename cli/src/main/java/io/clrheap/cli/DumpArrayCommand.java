@@ -1,0 +1,172 @@
+package io.clrheap.cli;
+
+import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.fields.ArrayLayout;
+import io.clrheap.walker.fields.ElementType;
+import io.clrheap.walker.fields.FieldLayoutException;
+import io.clrheap.walker.fields.ObjectFields;
+import io.clrheap.walker.graph.HeapGraph;
+import io.clrheap.walker.report.TypeNames;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code clrheap dumparray}: an array's elements as SOS's {@code !dumparray} prints them — Name, MethodTable, EEClass,
+ * Size, the {@code Array:} line (rank, element count, element type), the element MethodTable, then {@code [i] value}
+ * rows ({@code [i,j]} for a multi-dimensional array); {@code --details} adds each struct element's fields, or each
+ * referenced object's type.
+ */
+@Command(
+        name = "dumparray",
+        mixinStandardHelpOptions = true,
+        description = {"Show an array's elements, as SOS's !dumparray does.",
+            "Name, MethodTable, EEClass, Size, the rank, element count and element type, then one [index] value row per",
+            "element: numbers in decimal, references in hex (null for none), a struct stored inline as its address.",
+            "--start and --length choose the elements; --details adds each struct's fields or each object's type."},
+        footer = {
+            "",
+            "Examples:",
+            "  ./clrheap dumparray golden/real/net8-svr/core.xz 0x7f929cc00208",
+            "  ./clrheap dumparray --start 2 --length 3 --details golden/real/net8-svr/core.xz 0x7f929cc00268",
+            "",
+            "Exit codes: 0 success; 1 ADDR is no array (or no object start: the object holding it is named); 2 bad usage;",
+            "3 the dump cannot be opened."
+        })
+final class DumpArrayCommand implements Callable<Integer> {
+
+    @Mixin
+    HeapSource source = new HeapSource();
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "ADDR", description = "The array's address (hex).")
+    String addressText;
+
+    @Option(names = "--start", paramLabel = "N", description = "The first element shown (default: 0).")
+    long start;
+
+    @Option(names = "--length", paramLabel = "N", description = "How many elements (default: all; at most 100,000 are printed at a time).")
+    Long length;
+
+    @Option(names = "--details", description = "Each struct element's fields, or each referenced object's type.")
+    boolean details;
+
+    @Mixin
+    GraphCommandSupport.ObjectOptions object = new GraphCommandSupport.ObjectOptions();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** No more rows than this in one run: a corrupt length cannot flood the terminal. */
+    static final long MAX_ROWS = 100_000;
+
+    @Override
+    public Integer call() throws Exception {
+        CommandLine cli = spec.commandLine();
+        long address = GraphCommandSupport.parseAddress(cli, GraphCommandSupport.address(cli, source, addressText));
+        if (start < 0 || (length != null && length < 0)) {
+            throw new CommandLine.ParameterException(cli, "--start and --length cannot be negative");
+        }
+        PrintWriter out = cli.getOut();
+        PrintWriter err = cli.getErr();
+        return GraphCommandSupport.open("dumparray", cli, source, object.module, object.names, err, (session, names) -> print(out, err, session, names, address));
+    }
+
+    private int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long array) {
+        HeapGraph graph = session.graph().graph();
+        long free = session.heap().freeMethodTable();
+        int index = graph.indexOf(array);
+        if (index < 0) {
+            int holder = graph.objectHolding(array);
+            err.printf(Locale.ROOT, "clrheap dumparray: 0x%x is no object start%s%n", array, holder < 0 ? " (no object holds it)"
+                    : String.format(Locale.ROOT, "; it lies in the object at 0x%x (%s)", graph.address(holder), names.display(graph.methodTable(holder), free)));
+            return 1;
+        }
+        long mt = graph.methodTable(index);
+        ObjectFields fields = session.fields();
+        try {
+            ArrayLayout a = fields.array(array, mt);
+            long size = graph.size(index);
+            out.printf(Locale.ROOT, "Name:        %s%n", names.display(mt, free));
+            out.printf(Locale.ROOT, "MethodTable: %016x%n", mt);
+            out.printf(Locale.ROOT, "EEClass:     %016x%n", fields.reader().eeClass(mt));
+            out.printf(Locale.ROOT, "Size:        %d(0x%x) bytes%n", size, size);
+            out.printf(Locale.ROOT, "Array:       Rank %d, Number of elements %d, Type %s%n", a.rank(), a.length(), typeWord(a.elementType()));
+            out.printf(Locale.ROOT, "Element Methodtable: %016x%n", a.elementMethodTable());
+            long end = length == null ? a.length() : Math.min(a.length(), start + length);
+            long shown = 0;
+            for (long i = start; i < end; i++) {
+                if (shown++ == MAX_ROWS) {
+                    out.printf(Locale.ROOT, "… %,d more elements: choose them with --start and --length%n", end - i);
+                    break;
+                }
+                String value = fields.element(a, i);
+                out.printf(Locale.ROOT, "%s %s%n", label(a, i), value);
+                if (details) {
+                    details(out, fields, graph, names, free, a, i, value);
+                }
+            }
+            return 0;
+        } catch (FieldLayoutException | MissingMemoryException e) {
+            err.printf(Locale.ROOT, "clrheap dumparray: 0x%x cannot be read as an array: %s%n", array, e.getMessage());
+            return 1;
+        }
+    }
+
+    private static void details(PrintWriter out, ObjectFields fields, HeapGraph graph, TypeNames names, long free, ArrayLayout a, long i, String value) {
+        if (a.elementType() == ElementType.VALUETYPE) {
+            for (ObjectFields.Field f : fields.structFields(a.element(i), a.elementMethodTable())) {
+                out.printf(Locale.ROOT, "    %8x %20s %16s %s%n", f.desc().offset(), f.type(), f.value(), f.name());
+            }
+        } else if (a.references() && value.length() == 16) {
+            int target = graph.indexOf(Long.parseUnsignedLong(value, 16));
+            out.printf(Locale.ROOT, "    %s%n", target < 0 ? "(no object of the heap)" : names.display(graph.methodTable(target), free));
+        }
+    }
+
+    /** {@code [i]}, or {@code [i,j]} with each dimension's lower bound added for a multi-dimensional array. */
+    private static String label(ArrayLayout a, long i) {
+        if (a.szArray()) {
+            return "[" + i + "]";
+        }
+        long[] index = new long[a.rank()];
+        long rest = i;
+        for (int d = a.rank() - 1; d >= 0; d--) {
+            long n = Math.max(1, a.lengths()[d]);
+            index[d] = rest % n + a.lowerBounds()[d];
+            rest /= n;
+        }
+        StringBuilder s = new StringBuilder("[");
+        for (int d = 0; d < index.length; d++) {
+            s.append(d == 0 ? "" : ",").append(index[d]);
+        }
+        return s.append(']').toString();
+    }
+
+    /** SOS's word for the element type in the Array: line. */
+    private static String typeWord(int type) {
+        return switch (type) {
+            case ElementType.BOOLEAN -> "Boolean";
+            case ElementType.CHAR -> "Char";
+            case ElementType.I1 -> "SByte";
+            case ElementType.U1 -> "Byte";
+            case ElementType.I2 -> "Int16";
+            case ElementType.U2 -> "UInt16";
+            case ElementType.I4 -> "Int32";
+            case ElementType.U4 -> "UInt32";
+            case ElementType.I8 -> "Int64";
+            case ElementType.U8 -> "UInt64";
+            case ElementType.R4 -> "Single";
+            case ElementType.R8 -> "Double";
+            case ElementType.I -> "IntPtr";
+            case ElementType.U -> "UIntPtr";
+            case ElementType.VALUETYPE -> "VALUETYPE";
+            default -> ElementType.isReference(type) ? "CLASS" : ElementType.name(type);
+        };
+    }
+}

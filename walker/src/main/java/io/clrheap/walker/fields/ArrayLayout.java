@@ -1,0 +1,29 @@
+package io.clrheap.walker.fields;
+
+/**
+ * An array object as laid out (docs/reference/fields.md section 5): an SZ array's length at +8 and elements from +16;
+ * a multi-dimensional one's rank lengths, rank lower bounds, then elements from {@code +16 + 8·rank}.
+ *
+ * @param elementMethodTable the element type's MethodTable (the array MethodTable's element TypeHandle)
+ * @param elementType        the element type's CorElementType (its EEClass's m_NormType)
+ * @param rank               1 for an SZ array, else the rank
+ * @param szArray            a single-dimension, zero-based array ({@code T[]})
+ * @param length             the number of elements (all dimensions)
+ * @param componentSize      bytes per element
+ * @param data               the first element's address
+ * @param lengths            each dimension's length
+ * @param lowerBounds        each dimension's lower bound
+ */
+public record ArrayLayout(long elementMethodTable, int elementType, int rank, boolean szArray, long length, int componentSize, long data,
+                          long[] lengths, long[] lowerBounds) {
+
+    /** Element {@code i}'s address. */
+    public long element(long i) {
+        return data + i * componentSize;
+    }
+
+    /** Whether the elements are object references. */
+    public boolean references() {
+        return ElementType.isReference(elementType) && componentSize == 8;
+    }
+}
