@@ -41,7 +41,7 @@ public final class ClrheapCommand implements Runnable {
      */
     static final List<Class<?>> COMMANDS = List.of(DemoCommand.class, GenerateCommand.class, ScenariosCommand.class,
             WalkCommand.class, ConformCommand.class, GoldenCommand.class, CaptureCommand.class, MapCommand.class,
-            MaterializeCommand.class, ExplainCommand.class, GcRootCommand.class, ObjSizeCommand.class, DumpObjCommand.class, DumpArrayCommand.class, DumpMtCommand.class, LayoutCommand.class, DeriveProfileCommand.class,
+            MaterializeCommand.class, ExplainCommand.class, GcRootCommand.class, ObjSizeCommand.class, DumpObjCommand.class, DumpArrayCommand.class, DumpMtCommand.class, DumpVcCommand.class, LayoutCommand.class, DeriveProfileCommand.class,
             CommandLine.HelpCommand.class, AotTrainingCommand.class);
 
     @CommandLine.Spec
