@@ -53,6 +53,9 @@ final class DumpObjCommand implements Callable<Integer> {
     @Mixin
     GraphCommandSupport.ObjectOptions object = new GraphCommandSupport.ObjectOptions();
 
+    @CommandLine.Option(names = "--json", description = "The object and its fields as JSON (docs/schemas/dumpobj.schema.json).")
+    boolean json;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -62,10 +65,10 @@ final class DumpObjCommand implements Callable<Integer> {
         long address = GraphCommandSupport.parseAddress(cli, GraphCommandSupport.address(cli, source, addressText));
         PrintWriter out = cli.getOut();
         PrintWriter err = cli.getErr();
-        return GraphCommandSupport.open("dumpobj", cli, source, object.module, object.names, err, (session, names) -> print(out, err, session, names, address));
+        return GraphCommandSupport.open("dumpobj", cli, source, object.module, object.names, err, (session, names) -> print(out, err, session, names, address, json));
     }
 
-    private static int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long object) {
+    private static int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long object, boolean json) {
         HeapGraph graph = session.graph().graph();
         long free = session.heap().freeMethodTable();
         int index = graph.indexOf(object);
@@ -81,11 +84,17 @@ final class DumpObjCommand implements Callable<Integer> {
         try {
             long eeClass = fields.reader().eeClass(mt);
             String type = names.display(mt, free);
+            boolean string = mt == session.target().globalPointer("g_pStringClass");
+            if (json) {
+                printJson(out, session, graph, object, mt, eeClass, type, size, string ? fields.text(object, ObjectFields.MAX_TEXT) : null,
+                        fields.instanceFields(object, mt), fields.staticFields(mt));
+                return 0;
+            }
             out.printf(Locale.ROOT, "Name:        %s%n", type);
             out.printf(Locale.ROOT, "MethodTable: %016x%n", mt);
             out.printf(Locale.ROOT, "EEClass:     %016x%n", eeClass);
             out.printf(Locale.ROOT, "Size:        %d(0x%x) bytes%n", size, size);
-            if (mt == session.target().globalPointer("g_pStringClass")) {
+            if (string) {
                 out.printf(Locale.ROOT, "String:      %s%n", fields.text(object, ObjectFields.MAX_TEXT));
             }
             List<ObjectFields.Field> instance = fields.instanceFields(object, mt);
@@ -111,6 +120,47 @@ final class DumpObjCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "clrheap dumpobj: the fields of 0x%x cannot be read: %s%n", object, e.getMessage());
             return 1;
         }
+    }
+
+    private static void printJson(PrintWriter out, DumpSession session, HeapGraph graph, long object, long mt, long eeClass, String type, long size,
+                                  String text, List<ObjectFields.Field> instance, List<ObjectFields.Field> statics) {
+        var root = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        root.set("runtime", RuntimeJson.of(session.target()));
+        root.put("address", hex(object));
+        root.put("name", type);
+        root.put("methodTable", hex(mt));
+        root.put("eeClass", hex(eeClass));
+        root.put("size", size);
+        if (text != null) {
+            root.put("string", text);
+        }
+        var list = root.putArray("fields");
+        for (boolean isStatic : new boolean[] {false, true}) {
+            for (ObjectFields.Field f : isStatic ? statics : instance) {
+                var row = list.addObject();
+                row.put("name", f.name());
+                row.put("token", String.format(Locale.ROOT, "0x%08x", f.desc().token()));
+                if (!isStatic) {
+                    row.put("offset", f.desc().offset() + 8);
+                }
+                row.put("type", f.type());
+                row.put("elementType", io.clrheap.walker.fields.ElementType.name(f.desc().elementType()));
+                row.put("valueType", f.valueType());
+                row.put("static", isStatic);
+                if (!isStatic) {
+                    row.put("value", f.value());
+                    int target = f.reference() == 0 ? -1 : graph.indexOf(f.reference());
+                    if (target >= 0) {
+                        row.put("valueMethodTable", hex(graph.methodTable(target)));
+                    }
+                }
+            }
+        }
+        WalkCommand.printJson(out, root);
+    }
+
+    private static String hex(long v) {
+        return String.format(Locale.ROOT, "0x%x", v);
     }
 
     /**

@@ -55,11 +55,23 @@ class ReportSchemasTest {
         assertThat(validate(schema, document)).as("%s %s", dump, report).isEmpty();
     }
 
+    /** dumpobj --json of a Dictionary and of a string of the real .NET 8 dump. */
+    @ParameterizedTest(name = "dumpobj {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"0x7f929d400220", "0x7f929cc010d8"})
+    void dumpobjJsonIsValidAgainstItsSchema(String address) throws Exception {
+        Outcome r = run("dumpobj", "../golden/real/net8-svr/core.xz", address, "--json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode document = JSON.readTree(r.out());
+        assertThat(validate("dumpobj.schema.json", document)).isEmpty();
+        assertThat(document.path("fields").size()).isPositive();
+    }
+
     @ParameterizedTest(name = "{0} refuses {1}")
     @CsvSource(delimiter = '|', value = {
         "stat.schema.json | {\"rows\": [], \"objects\": 1, \"bytes\": 2, \"problems\": 0, \"problemCount\": 0}",
         "eeheap.schema.json | {\"server\": true, \"heaps\": [{\"index\": 0, \"gcHeap\": \"0x1\", \"segments\": [{\"kind\": \"gen3\"}]}], \"allocatedTotal\": 0, \"committedTotal\": 0, \"problems\": []}",
         "gchandles.schema.json | {\"handles\": [], \"counts\": {\"strong\": 1}, \"total\": 0, \"unusedSlots\": 0, \"problems\": []}",
+        "dumpobj.schema.json | {\"runtime\": {}, \"address\": \"0x1\", \"name\": \"T\", \"methodTable\": \"0x2\", \"eeClass\": \"0x3\", \"size\": 24, \"fields\": [{\"name\": \"f\", \"token\": \"0x02000001\", \"type\": \"T\", \"elementType\": \"I4\", \"valueType\": false, \"static\": false}]}",
         "roots.schema.json | {\"runtime\": {}, \"roots\": [{\"kind\": \"stack\", \"root\": \"rsp\", \"object\": \"0x1\", \"flags\": [], \"keepsAlive\": true, \"type\": \"T\"}], \"threads\": [], \"problems\": []}",
         "objects.schema.json | [{\"address\": \"7f00\", \"mt\": \"0x1\", \"size\": 24, \"type\": \"T\", \"generation\": \"gen0\", \"heap\": 0, \"kind\": \"object\"}]",
     })
