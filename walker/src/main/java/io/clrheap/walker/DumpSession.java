@@ -128,6 +128,36 @@ public final class DumpSession implements AutoCloseable {
         return fields;
     }
 
+    /**
+     * The object at {@code address}, with its fields (ClrMD's {@code ClrHeap.GetObject}): empty when the word there is
+     * no real MethodTable (its EEClass does not point back at it), the free-object MethodTable, or not in the dump. The
+     * address is not checked against a walk: give an object's start (the walk, {@code gcroot}, a reference field).
+     */
+    public Optional<io.clrheap.walker.fields.ManagedObject> object(long address) {
+        WalkRules rules = WalkRules.of(target.layout());
+        Memory memory = target.memory();
+        try {
+            long mt = memory.readPointer(address) & rules.methodTableMask();
+            if (mt == 0 || mt == heap().freeMethodTable()) {
+                return Optional.empty();
+            }
+            io.clrheap.walker.fields.FieldDescReader reader = fields().reader();
+            long canonical = reader.canonical(mt);
+            long eeClass = memory.readPointer(canonical + rules.eeClassOrCanonOffset());
+            if ((eeClass & rules.canonBit()) != 0 || eeClass == 0 || memory.readPointer(eeClass + rules.eeClassMethodTableOffset()) != canonical) {
+                return Optional.empty();
+            }
+            int flags = (int) memory.readU32(mt + rules.mtFlagsOffset());
+            int componentSize = rules.componentSize(flags);
+            long count = componentSize == 0 ? 0 : memory.readU32(address + rules.componentCountOffset());
+            long size = rules.size(memory.readU32(mt + rules.mtBaseSizeOffset()), componentSize, count);
+            return Optional.of(new io.clrheap.walker.fields.ManagedObject(fields(), memory, typeNames.display(mt, heap().freeMethodTable()), address, mt,
+                    size, this::object));
+        } catch (MissingMemoryException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The runtime's thread store: every managed thread with its OS thread id. */
     public ThreadStoreList threadStore() {
         return new HeapDiscovery(target, options.limits()).threads();

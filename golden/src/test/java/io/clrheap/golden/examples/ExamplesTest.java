@@ -43,6 +43,16 @@ class ExamplesTest {
     }
 
     @Test
+    void insideObjectsPrintsTheLargestStringsTextsAndADictionarysCountAndKeys() throws Exception {
+        assertThat(InsideObjects.run(out, Path.of("real", "net8-svr", "core.xz"))).as(printed.toString()).isTrue();
+        List<String> lines = printed.toString().lines().toList();
+        assertThat(lines.getFirst()).isEqualTo("The ten largest strings:");
+        assertThat(lines.subList(1, 11)).allMatch(l -> l.matches(" +[0-9,]+ bytes  .*"));
+        assertThat(printed.toString()).containsPattern("Dictionary`2\\[.* at 0x[0-9a-f]+: _count = [0-9]+\n")
+                .containsPattern("\n  \\[0\\] key \"[^\"]+\"\n");
+    }
+
+    @Test
     void inProcessWalkShowsTheArticlesWalkMissesGen0AndTheCompletePathDoesNot() throws Exception {
         assertThat(InProcessWalk.run(out)).as(printed.toString()).isTrue();
         String text = printed.toString();

@@ -139,6 +139,26 @@ class RealDumpFieldsTest {
         }
     }
 
+    /** The library's typed object (ClrMD's ClrObject): fields by name, typed reads, wrong reads refused saying why. */
+    @org.junit.jupiter.api.Test
+    void aManagedObjectReadsFieldsByNameAndRefusesWrongReads() throws Exception {
+        try (DumpSession session = open("net8-svr")) {
+            var dictionary = session.object(0x7f929d400220L).orElseThrow();
+            assertThat(dictionary.typeName()).startsWith("System.Collections.Generic.Dictionary`2[[System.String,");
+            assertThat(dictionary.size()).isEqualTo(80);
+            assertThat(dictionary.readInt("_count")).isEqualTo(15);
+            var buckets = dictionary.readObject("_buckets").orElseThrow();
+            assertThat(buckets.typeName()).isEqualTo("System.Int32[]");
+            assertThat(buckets.array().length()).isEqualTo(17);
+            assertThat(dictionary.readObject("_keys")).isEmpty();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> dictionary.readInt("_buckets")).hasMessageContaining("not a 32-bit integer");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> dictionary.field("_nope")).isInstanceOf(java.util.NoSuchElementException.class)
+                    .hasMessageContaining("has no field _nope; its fields: _buckets, _entries");
+            assertThat(session.object(0x7f929d400228L)).as("inside the dictionary: no MethodTable there").isEmpty();
+            assertThat(session.object(0x7f929cc010d8L).orElseThrow().asString()).isEqualTo("PINVOKE_OVERRIDE");
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("dumps")
     void aDictionarysBucketsFieldIsNamedTypedAndHoldsAnInt32Array(String name) throws Exception {
