@@ -80,13 +80,10 @@ final class DumpArrayCommand implements Callable<Integer> {
     private int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long array) {
         HeapGraph graph = session.graph().graph();
         long free = session.heap().freeMethodTable();
-        int index = graph.indexOf(array);
-        if (index < 0) {
-            int holder = graph.objectHolding(array);
-            err.printf(Locale.ROOT, "clrheap dumparray: 0x%x is no object start%s%n", array, holder < 0 ? " (no object holds it)"
-                    : String.format(Locale.ROOT, "; it lies in the object at 0x%x (%s)", graph.address(holder), names.display(graph.methodTable(holder), free)));
+        if (GraphCommandSupport.noObjectStart("dumparray", err, graph, names, free, array)) {
             return 1;
         }
+        int index = graph.indexOf(array);
         long mt = graph.methodTable(index);
         ObjectFields fields = session.fields();
         try {

@@ -71,13 +71,10 @@ final class DumpObjCommand implements Callable<Integer> {
     private static int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long object, boolean json) {
         HeapGraph graph = session.graph().graph();
         long free = session.heap().freeMethodTable();
-        int index = graph.indexOf(object);
-        if (index < 0) {
-            int holder = graph.objectHolding(object);
-            err.printf(Locale.ROOT, "clrheap dumpobj: 0x%x is no object start%s%n", object, holder < 0 ? " (no object holds it)"
-                    : String.format(Locale.ROOT, "; it lies in the object at 0x%x (%s)", graph.address(holder), names.display(graph.methodTable(holder), free)));
+        if (GraphCommandSupport.noObjectStart("dumpobj", err, graph, names, free, object)) {
             return 1;
         }
+        int index = graph.indexOf(object);
         long mt = graph.methodTable(index);
         long size = graph.size(index);
         ObjectFields fields = session.fields();

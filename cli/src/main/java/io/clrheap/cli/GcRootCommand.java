@@ -84,10 +84,7 @@ final class GcRootCommand implements Callable<Integer> {
         ObjectGraph g = session.graph();
         HeapGraph graph = g.graph();
         long free = session.heap().freeMethodTable();
-        if (graph.indexOf(object) < 0) {
-            int holder = graph.objectHolding(object);
-            err.printf(Locale.ROOT, "clrheap gcroot: 0x%x is no object start%s%n", object, holder < 0 ? " (no object holds it)"
-                    : String.format(Locale.ROOT, "; it lies in the object at 0x%x (%s)", graph.address(holder), names.display(graph.methodTable(holder), free)));
+        if (GraphCommandSupport.noObjectStart("gcroot", err, graph, names, free, object)) {
             return 1;
         }
         GcRoots.Found found = g.rootsOf(object, max);

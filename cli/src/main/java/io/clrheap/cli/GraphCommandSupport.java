@@ -58,6 +58,21 @@ final class GraphCommandSupport {
     }
 
     /**
+     * Whether {@code address} is no object start of {@code graph}: then it says so on {@code err} as
+     * {@code clrheap COMMAND: 0x… is no object start; it lies in the object at 0x… (TYPE)} and the command exits 1.
+     */
+    static boolean noObjectStart(String command, PrintWriter err, io.clrheap.walker.graph.HeapGraph graph, io.clrheap.walker.report.TypeNames names,
+                                 long free, long address) {
+        if (graph.indexOf(address) >= 0) {
+            return false;
+        }
+        int holder = graph.objectHolding(address);
+        err.printf(Locale.ROOT, "clrheap %s: 0x%x is no object start%s%n", command, address, holder < 0 ? " (no object holds it)"
+                : String.format(Locale.ROOT, "; it lies in the object at 0x%x (%s)", graph.address(holder), names.display(graph.methodTable(holder), free)));
+        return true;
+    }
+
+    /**
      * The ADDR argument: the second positional, or the first with {@code --emulate} (which takes no DUMP).
      */
     static String address(CommandLine cli, HeapSource source, String second) {
