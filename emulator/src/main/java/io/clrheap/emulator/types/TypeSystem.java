@@ -247,7 +247,10 @@ public final class TypeSystem {
             process.truth().referenceLayout(mt, descriptor);
         }
         var layout = process.layout();
-        long eeClass = process.loaderHeap().allocate(layout.type(isArray ? "ArrayClass" : "EEClass").size().orElseThrow(), 8);
+        // sized as the Linux layout of the build sizes it (Process#sizing): a Windows EEClass is 16 bytes longer (COM interop
+        // members), and the twins keep their MethodTables at the same addresses; the emulator writes nothing past the Linux size
+        String eeClassType = isArray ? "ArrayClass" : "EEClass";
+        long eeClass = process.loaderHeap().allocate(process.sizing().findType(eeClassType).orElse(layout.type(eeClassType)).size().orElseThrow(), 8);
         MethodTable.Writable view = process.views().view(MethodTable.Writable.class, memory, mt);
         view.flags(type.flags());
         view.baseSize(type.baseSize());
