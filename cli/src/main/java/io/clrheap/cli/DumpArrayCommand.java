@@ -102,10 +102,9 @@ final class DumpArrayCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "… %,d more elements: choose them with --start and --length%n", end - i);
                     break;
                 }
-                String value = fields.element(a, i);
-                out.printf(Locale.ROOT, "%s %s%n", label(a, i), value);
+                out.printf(Locale.ROOT, "%s %s%n", label(a, i), fields.element(a, i));
                 if (details) {
-                    details(out, fields, graph, names, free, a, i, value);
+                    details(out, fields, graph, names, free, a, i);
                 }
             }
             return 0;
@@ -115,13 +114,13 @@ final class DumpArrayCommand implements Callable<Integer> {
         }
     }
 
-    private static void details(PrintWriter out, ObjectFields fields, HeapGraph graph, TypeNames names, long free, ArrayLayout a, long i, String value) {
+    private static void details(PrintWriter out, ObjectFields fields, HeapGraph graph, TypeNames names, long free, ArrayLayout a, long i) {
         if (a.elementType() == ElementType.VALUETYPE) {
             for (ObjectFields.Field f : fields.structFields(a.element(i), a.elementMethodTable())) {
                 out.printf(Locale.ROOT, "    %8x %20s %16s %s%n", f.desc().offset(), f.type(), f.value(), f.name());
             }
-        } else if (a.references() && value.length() == 16) {
-            int target = graph.indexOf(Long.parseUnsignedLong(value, 16));
+        } else if (fields.elementReference(a, i) != 0) {
+            int target = graph.indexOf(fields.elementReference(a, i));
             out.printf(Locale.ROOT, "    %s%n", target < 0 ? "(no object of the heap)" : names.display(graph.methodTable(target), free));
         }
     }

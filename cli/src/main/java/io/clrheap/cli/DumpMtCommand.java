@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
             "",
             "Examples:",
             "  ./clrheap dumpmt golden/real/net8-svr/core.xz 0x55b1d0df3598",
-            "  ./clrheap dumpmt --fields golden/real/net10-windows-wks/dump.dmp.xz 0xe0a6bfc8",
+            "  ./clrheap dumpmt --fields golden/real/net10-windows-wks/dump.dmp.xz 0xe0997740",
             "",
             "Exit codes: 0 success; 1 MT is no MethodTable, or its fields cannot be read (where and why is said); 2 bad",
             "usage; 3 the dump cannot be opened."
@@ -75,10 +75,9 @@ final class DumpMtCommand implements Callable<Integer> {
         FieldDescReader reader = objectFields.reader();
         try {
             long eeClass = reader.eeClass(mt);
-            long canonical = reader.canonical(mt);
-            long back = memory.readPointer(eeClass + layout.offset("EEClass", "MethodTable"));
-            if (back != canonical) {
-                err.printf(Locale.ROOT, "clrheap dumpmt: 0x%x is no MethodTable: its EEClass 0x%x points back at 0x%x, not at 0x%x%n", mt, eeClass, back, canonical);
+            if (!io.clrheap.walker.walk.WalkRules.of(layout).hasEeClass(memory, mt)) {
+                err.printf(Locale.ROOT, "clrheap dumpmt: 0x%x is no MethodTable: its EEClass 0x%x does not point back at its canonical MethodTable 0x%x%n",
+                        mt, eeClass, reader.canonical(mt));
                 return 1;
             }
             long flags = memory.readU32(mt + layout.offset("MethodTable", "MTFlags"));

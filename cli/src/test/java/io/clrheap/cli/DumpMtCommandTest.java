@@ -32,6 +32,15 @@ class DumpMtCommandTest {
                 .containsPattern("\n +40020e1 +38 +System.Int32  0 instance +_count\n");
     }
 
+    /** The help's Windows example: 10.0.9's EEClass counts are 16 bytes further on than Linux's. */
+    @Test
+    void aWindowsDictionarysFieldsAreReadWithTheWindowsLayout() {
+        Outcome r = run("dumpmt", "--fields", "../golden/real/net10-windows-wks/dump.dmp.xz", "0xe0997740");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("BaseSize:        0x50\n", "NumInstanceFields: 10 (inherited ones included)\n")
+                .containsPattern("\n +[0-9a-f]+ +8 +System.Int32\\[\\]  0 instance +_buckets\n");
+    }
+
     @Test
     void anObjectsAddressIsNoMethodTable() {
         Outcome r = run("dumpmt", CORE, "0x7f929d400220");

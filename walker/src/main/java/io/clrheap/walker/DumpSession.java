@@ -141,10 +141,7 @@ public final class DumpSession implements AutoCloseable {
             if (mt == 0 || mt == heap().freeMethodTable()) {
                 return Optional.empty();
             }
-            io.clrheap.walker.fields.FieldDescReader reader = fields().reader();
-            long canonical = reader.canonical(mt);
-            long eeClass = memory.readPointer(canonical + rules.eeClassOrCanonOffset());
-            if ((eeClass & rules.canonBit()) != 0 || eeClass == 0 || memory.readPointer(eeClass + rules.eeClassMethodTableOffset()) != canonical) {
+            if (!rules.hasEeClass(memory, mt)) {
                 return Optional.empty();
             }
             int flags = (int) memory.readU32(mt + rules.mtFlagsOffset());

@@ -62,19 +62,28 @@ public final class ObjectFields {
      * @param address where its value is (0 for a static field: its storage is not read)
      * @param value   the value as dumpobj prints it: decimal for numbers, 16 hex digits for a reference, a pointer or
      *                (for a struct) the struct's address; {@code -} for a static
+     * @param reference the object a reference field holds, 0 for null, for any other field, or when not in the dump
      */
-    public record Field(FieldDesc desc, String name, String type, long address, String value) {
+    public record Field(FieldDesc desc, String name, String type, long address, String value, long reference) {
 
         /** Whether the value is a struct stored inline (dumpobj's VT column). */
         public boolean valueType() {
             return desc.elementType() == ElementType.VALUETYPE;
         }
-
-        /** The referenced object's address for a reference field, else 0. */
-        public long reference() {
-            return ElementType.isReference(desc.elementType()) && value.length() == 16 ? Long.parseUnsignedLong(value, 16) : 0;
-        }
     }
+
+    /** A field with its name and declared type: what is the same for every object of a type, read once per MethodTable. */
+    private record Declared(FieldDesc desc, String name, String type) {
+    }
+
+    /** Per MethodTable: its instance fields (bases first) and its statics, named. */
+    private record TypeFields(List<Declared> instance, List<Declared> statics) {
+    }
+
+    /** At most this many types' fields are kept; past it they are read again when asked. */
+    private static final int MAX_CACHED_TYPES = 1 << 14;
+
+    private final java.util.Map<Long, TypeFields> types = new java.util.concurrent.ConcurrentHashMap<>();
 
     public FieldDescReader reader() {
         return reader;
@@ -82,19 +91,39 @@ public final class ObjectFields {
 
     /** Every instance field of the object at {@code object} of type {@code mt}, base-most class first. */
     public List<Field> instanceFields(long object, long mt) {
-        List<Field> out = new ArrayList<>();
-        for (FieldDesc f : reader.instanceFields(mt)) {
-            long at = object + objectHeader + f.offset();
-            out.add(new Field(f, name(f), declaredType(f), at, value(f.elementType(), at)));
-        }
-        return out;
+        return read(typeFields(mt).instance(), object + objectHeader);
     }
 
     /** The static fields {@code mt}'s class declares; their values are not read (the statics' storage is not located). */
     public List<Field> staticFields(long mt) {
         List<Field> out = new ArrayList<>();
-        for (FieldDesc f : reader.staticFields(mt)) {
-            out.add(new Field(f, name(f), declaredType(f), 0, "-"));
+        for (Declared d : typeFields(mt).statics()) {
+            out.add(new Field(d.desc(), d.name(), d.type(), 0, "-", 0));
+        }
+        return out;
+    }
+
+    /** The fields of {@code mt} named, from the cache or read (FieldDescs, then each one's metadata row and signature). */
+    private TypeFields typeFields(long mt) {
+        TypeFields known = types.get(mt);
+        if (known != null) {
+            return known;
+        }
+        TypeFields read = new TypeFields(reader.instanceFields(mt).stream().map(this::declared).toList(),
+                reader.staticFields(mt).stream().map(this::declared).toList());
+        if (types.size() < MAX_CACHED_TYPES) {
+            types.put(mt, read);
+        }
+        return read;
+    }
+
+    /** The fields {@code declared} of a value whose offset 0 is at {@code base}, with their values read. */
+    private List<Field> read(List<Declared> declared, long base) {
+        List<Field> out = new ArrayList<>(declared.size());
+        for (Declared d : declared) {
+            long at = base + d.desc().offset();
+            int type = d.desc().elementType();
+            out.add(new Field(d.desc(), d.name(), d.type(), at, value(type, at), ElementType.isReference(type) ? referenceAt(at) : 0));
         }
         return out;
     }
@@ -147,14 +176,22 @@ public final class ObjectFields {
         return value(array.elementType(), at);
     }
 
+    /** The object element {@code i} of an array of references holds; 0 for null, another array, or when not in the dump. */
+    public long elementReference(ArrayLayout array, long i) {
+        return array.references() ? referenceAt(array.element(i)) : 0;
+    }
+
     /** The fields of a struct stored at {@code address} (an array element, a field): offsets from its start, no header. */
     public List<Field> structFields(long address, long mt) {
-        List<Field> out = new ArrayList<>();
-        for (FieldDesc f : reader.instanceFields(mt)) {
-            long at = address + f.offset();
-            out.add(new Field(f, name(f), declaredType(f), at, value(f.elementType(), at)));
+        return read(typeFields(mt).instance(), address);
+    }
+
+    private long referenceAt(long at) {
+        try {
+            return memory.readLong(at);
+        } catch (MissingMemoryException e) {
+            return 0;
         }
-        return out;
     }
 
     /** A string object's text, cut after {@code max} characters with an explicit "…". */
@@ -166,32 +203,24 @@ public final class ObjectFields {
         return length > n ? text + "…" : text;
     }
 
-    private String name(FieldDesc f) {
-        return def(f).map(FieldDef::name).orElse(String.format(Locale.ROOT, "<field 0x%08x>", f.token()));
-    }
-
-    private String declaredType(FieldDesc f) {
+    /**
+     * The field named and typed from its declaring module's metadata (Field row, FIELD signature); by its token and
+     * stored element type when the dump lacks that module's image or the row cannot be read.
+     */
+    private Declared declared(FieldDesc f) {
+        String name = String.format(Locale.ROOT, "<field 0x%08x>", f.token());
+        String type = ElementType.name(f.elementType());
         Optional<EcmaMetadata> md = names == null ? Optional.empty() : names.metadataOf(f.enclosingClass());
-        Optional<FieldDef> def = def(f);
-        if (md.isPresent() && def.isPresent()) {
+        if (md.isPresent()) {
             try {
-                return FieldSignature.typeName(md.get(), def.get().signature());
+                FieldDef def = md.get().field(f.rid());
+                name = def.name();
+                type = FieldSignature.typeName(md.get(), def.signature());
             } catch (MetadataFormatException | MissingMemoryException e) {
-                // fall back to the stored element type
+                // what was read stands: the name without a readable signature, or neither
             }
         }
-        return ElementType.name(f.elementType());
-    }
-
-    private Optional<FieldDef> def(FieldDesc f) {
-        if (names == null) {
-            return Optional.empty();
-        }
-        try {
-            return names.metadataOf(f.enclosingClass()).map(md -> md.field(f.rid()));
-        } catch (MetadataFormatException | MissingMemoryException e) {
-            return Optional.empty();
-        }
+        return new Declared(f, name, type);
     }
 
     private String value(int elementType, long at) {

@@ -49,10 +49,6 @@ public record ObjectGraph(HeapGraph graph, List<Root> roots, List<ThreadScan> th
         return new ObjectGraph(graph, roots, stacks.threads(), problems);
     }
 
-    /** Whether any managed thread's stack was scanned. */
-    public boolean stacksScanned() {
-        return threads.stream().anyMatch(ThreadScan::scanned);
-    }
 
     /** The live objects (indexes into {@link #graph}): reachable from the roots that keep objects alive and from frozen segments. */
     public BitSet live() {

@@ -38,14 +38,6 @@ public final class RegisterSet {
         return new RegisterSet(values);
     }
 
-    /** A set from values in {@link Register} order ({@code Register.values().length} of them). */
-    public static RegisterSet of(long... values) {
-        if (values.length != Register.values().length) {
-            throw new IllegalArgumentException("a register set has " + Register.values().length + " values, not " + values.length);
-        }
-        return new RegisterSet(values.clone());
-    }
-
     public long get(Register register) {
         return values[register.ordinal()];
     }

@@ -56,25 +56,6 @@ final class MethodTableCache {
         return (int) (info >>> 32);
     }
 
-    /**
-     * The EEClass back-pointer test (docs/reference/discovery.md section 10): EEClassOrCanonMT leads (through the canonical
-     * MethodTable when its low bit is set) to an EEClass whose MethodTable field points back to the canonical one.
-     * The free-object MethodTable has no EEClass and is taken on its address.
-     */
-    private boolean hasEeClass(long mt) {
-        try {
-            long e = memory.readPointer(mt + rules.eeClassOrCanonOffset());
-            long canonical = mt;
-            if ((e & rules.canonBit()) != 0) {
-                canonical = e & ~rules.canonBit();
-                e = memory.readPointer(canonical + rules.eeClassOrCanonOffset());
-            }
-            return e != 0 && memory.readPointer(e + rules.eeClassMethodTableOffset()) == canonical;
-        } catch (MissingMemoryException e) {
-            return false;
-        }
-    }
-
     private long load(long mt) {
         int flags;
         int baseSize;
@@ -86,7 +67,7 @@ final class MethodTableCache {
             return INVALID;
         }
         int componentSize = rules.componentSize(flags);
-        if (baseSize < rules.minBaseSize() || baseSize > rules.maxBaseSize() || (mt != freeMethodTable && !hasEeClass(mt))) {
+        if (baseSize < rules.minBaseSize() || baseSize > rules.maxBaseSize() || (mt != freeMethodTable && !rules.hasEeClass(memory, mt))) {
             put(mt, INVALID);
             return INVALID;
         }

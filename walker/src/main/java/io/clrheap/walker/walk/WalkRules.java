@@ -35,6 +35,25 @@ public record WalkRules(long mtFlagsOffset, long mtBaseSizeOffset, int hasCompon
                 layout.offset("EEClass", "MethodTable"));
     }
 
+    /**
+     * The EEClass back-pointer test (docs/reference/discovery.md section 10): EEClassOrCanonMT leads (through the
+     * canonical MethodTable when its low bit is set) to an EEClass whose MethodTable field points back to the canonical
+     * one. False for memory the dump lacks. The free-object MethodTable has no EEClass: callers take it on its address.
+     */
+    public boolean hasEeClass(io.clrheap.memory.Memory memory, long mt) {
+        try {
+            long e = memory.readPointer(mt + eeClassOrCanonOffset);
+            long canonical = mt;
+            if ((e & canonBit) != 0) {
+                canonical = e & ~canonBit;
+                e = memory.readPointer(canonical + eeClassOrCanonOffset);
+            }
+            return e != 0 && memory.readPointer(e + eeClassMethodTableOffset) == canonical;
+        } catch (io.clrheap.memory.MissingMemoryException e) {
+            return false;
+        }
+    }
+
     /** {@code size} rounded up to the object alignment (8). */
     public long align(long size) {
         return (size + alignment - 1) & -alignment;
