@@ -3,7 +3,7 @@ package io.clrheap.cli;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.fields.ArrayLayout;
-import io.clrheap.walker.fields.ElementType;
+import io.clrheap.value.ElementType;
 import io.clrheap.walker.fields.FieldLayoutException;
 import io.clrheap.walker.fields.ObjectFields;
 import io.clrheap.walker.graph.HeapGraph;

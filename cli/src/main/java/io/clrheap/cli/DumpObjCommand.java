@@ -1,5 +1,6 @@
 package io.clrheap.cli;
 
+import io.clrheap.value.ElementType;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.fields.FieldLayoutException;
@@ -141,7 +142,7 @@ final class DumpObjCommand implements Callable<Integer> {
                     row.put("offset", f.desc().offset() + 8);
                 }
                 row.put("type", f.type());
-                row.put("elementType", io.clrheap.walker.fields.ElementType.name(f.desc().elementType()));
+                row.put("elementType", io.clrheap.value.ElementType.name(f.desc().elementType()));
                 row.put("valueType", f.valueType());
                 row.put("static", isStatic);
                 if (!isStatic) {

@@ -1,5 +1,6 @@
 package io.clrheap.cli;
 
+import io.clrheap.value.ElementType;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.fields.FieldLayoutException;
@@ -74,7 +75,7 @@ final class DumpVcCommand implements Callable<Integer> {
         ObjectFields fields = session.fields();
         try {
             long eeClass = fields.reader().eeClass(mt);
-            if (session.memory().readU8(eeClass + session.target().layout().offset("EEClass", "NormType")) != io.clrheap.walker.fields.ElementType.VALUETYPE) {
+            if (session.memory().readU8(eeClass + session.target().layout().offset("EEClass", "NormType")) != io.clrheap.value.ElementType.VALUETYPE) {
                 err.printf(Locale.ROOT, "clrheap dumpvc: 0x%x is no struct's MethodTable (%s)%n", mt, names.display(mt, session.heap().freeMethodTable()));
                 return 1;
             }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.Dumps;
 import io.clrheap.walker.fields.ArrayLayout;
-import io.clrheap.walker.fields.ElementType;
+import io.clrheap.value.ElementType;
 import io.clrheap.walker.fields.ObjectFields;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package io.clrheap.walker.fields;
 
+import io.clrheap.value.ElementType;
+
 /**
  * An array object as laid out (docs/reference/fields.md section 5): an SZ array's length at +8 and elements from +16;
  * a multi-dimensional one's rank lengths, rank lower bounds, then elements from {@code +16 + 8·rank}.

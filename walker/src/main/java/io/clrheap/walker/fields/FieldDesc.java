@@ -1,5 +1,7 @@
 package io.clrheap.walker.fields;
 
+import io.clrheap.value.ElementType;
+
 /**
  * One field as the runtime laid it out (fielddesc.h; docs/reference/fields.md section 3).
  *

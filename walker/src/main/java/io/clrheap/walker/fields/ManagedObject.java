@@ -1,5 +1,6 @@
 package io.clrheap.walker.fields;
 
+import io.clrheap.value.ElementType;
 import io.clrheap.memory.Memory;
 import java.util.List;
 import java.util.Locale;

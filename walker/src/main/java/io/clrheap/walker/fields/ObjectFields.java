@@ -1,5 +1,7 @@
 package io.clrheap.walker.fields;
 
+import io.clrheap.value.ElementType;
+import io.clrheap.value.FieldValueText;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
@@ -167,8 +169,7 @@ public final class ObjectFields {
         long at = array.element(i);
         if (array.references()) {
             try {
-                long v = memory.readLong(at);
-                return v == 0 ? "null" : String.format(Locale.ROOT, "%016x", v);
+                return FieldValueText.reference(memory.readLong(at));
             } catch (MissingMemoryException e) {
                 return "(not in the dump)";
             }
@@ -225,20 +226,17 @@ public final class ObjectFields {
 
     private String value(int elementType, long at) {
         try {
-            return switch (elementType) {
-                case ElementType.BOOLEAN, ElementType.U1 -> Integer.toString(memory.readU8(at));
-                case ElementType.I1 -> Byte.toString(memory.readByte(at));
-                case ElementType.CHAR, ElementType.U2 -> Integer.toString(memory.readU16(at));
-                case ElementType.I2 -> Short.toString(memory.readShort(at));
-                case ElementType.I4 -> Integer.toString(memory.readInt(at));
-                case ElementType.U4 -> Long.toString(memory.readU32(at));
-                case ElementType.I8 -> Long.toString(memory.readLong(at));
-                case ElementType.U8 -> Long.toUnsignedString(memory.readLong(at));
-                case ElementType.R4 -> Float.toString(Float.intBitsToFloat(memory.readInt(at)));
-                case ElementType.R8 -> Double.toString(Double.longBitsToDouble(memory.readLong(at)));
-                case ElementType.VALUETYPE -> String.format(Locale.ROOT, "%016x", at);
-                default -> String.format(Locale.ROOT, "%016x", memory.readLong(at));
+            if (elementType == ElementType.VALUETYPE) {
+                return FieldValueText.structAt(at);
+            }
+            int size = ElementType.size(elementType);
+            long bits = switch (size) {
+                case 1 -> memory.readU8(at);
+                case 2 -> memory.readU16(at);
+                case 4 -> memory.readU32(at);
+                default -> memory.readLong(at);
             };
+            return FieldValueText.of(elementType, bits);
         } catch (MissingMemoryException e) {
             return "(not in the dump)";
         }

@@ -1,4 +1,4 @@
-package io.clrheap.walker.fields;
+package io.clrheap.value;
 
 /** The CorElementType values a FieldDesc stores (corhdr.h; ECMA-335 II.23.1.16), with their names and sizes. */
 public final class ElementType {
