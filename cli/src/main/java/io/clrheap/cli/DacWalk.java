@@ -126,7 +126,7 @@ final class DacWalk {
                 }
             }
             case OBJECTS -> {
-                ObjectListPrinter printer = new ObjectListPrinter(out, json, names, free);
+                ObjectListPrinter printer = new ObjectListPrinter(out, json, names, free, null);
                 ordered.replay(printer::object);
                 printer.end();
             }

@@ -4,6 +4,7 @@ import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.report.DumpHeapStat;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.heap.Problem;
+import io.clrheap.walker.query.ObjectFilter;
 
 /** One region's part of a statistics walk: the statistics and a count of the problems met. */
 final class StatWithProblems implements ObjectVisitor {

@@ -13,6 +13,10 @@ import io.clrheap.walker.source.live.LiveProcess;
 import io.clrheap.walker.source.live.LiveProcessException;
 import io.clrheap.walker.source.live.ProcessSuspension;
 import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.fields.ObjectFields;
+import io.clrheap.walker.query.ObjectCriteria;
+import io.clrheap.walker.query.ObjectFilter;
+import io.clrheap.walker.query.StringStatistics;
 import io.clrheap.walker.Dumps;
 import io.clrheap.walker.OpenOptions;
 import io.clrheap.walker.runtime.Target;
@@ -134,7 +138,7 @@ final class WalkCommand implements Callable<Integer> {
             + "segments; stack roots are not searched, so objects only a stack holds are left out).")
     boolean live;
 
-    @Option(names = "--strings", description = "Only strings; with --stat, grouped by value (as SOS dumpheap -strings): count, total size, value.")
+    @Option(names = "--strings", description = "Only strings: with --objects each with its text; with --stat grouped by value (as SOS dumpheap -strings): count, total size, value.")
     boolean strings;
 
     @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
@@ -357,13 +361,19 @@ final class WalkCommand implements Callable<Integer> {
         DiscoveredHeap heap = session.heap();
         ObjectFilter filter = filter(session, typeNames);
         if (report.objects) {
-            return objects(out, walker, heap, typeNames, filter);
+            return objects(out, walker, heap, typeNames, filter, strings ? session.fields() : null);
         }
-        if (strings && !json) {
+        if (strings) { // --stat --strings: grouped by value, as dumpheap -strings
             StringStatistics statistics = new StringStatistics(session.memory(), session.target().layout());
             walker.walk(filter.filtering(statistics));
             progress.close();
-            statistics.print(out);
+            if (json) {
+                ObjectNode root = StringStatReport.json(statistics);
+                root.set("runtime", RuntimeJson.of(session.target()));
+                printJson(out, root);
+            } else {
+                StringStatReport.print(out, statistics);
+            }
             return 0;
         }
         if (report.eeheap) {
@@ -427,10 +437,7 @@ final class WalkCommand implements Callable<Integer> {
         if (generation != null && (generation < 0 || generation > 4)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--gen " + generation + ": 0, 1, 2, 3 (LOH) or 4 (POH)");
         }
-        var graph = live ? session.graph() : null;
-        long stringMt = strings ? session.target().globalPointer("g_pStringClass") : 0;
-        return new ObjectFilter(typeFilter, mt, minSize, maxSize, generation, graph == null ? null : graph.live(), graph == null ? null : graph.graph(),
-                stringMt, names, session.heap().freeMethodTable());
+        return session.filter(new ObjectCriteria(typeFilter, mt, minSize, maxSize, generation, live, strings), names);
     }
 
     private void note(PrintWriter err, String note) {
@@ -476,8 +483,10 @@ final class WalkCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int objects(PrintWriter out, HeapWalker walker, DiscoveredHeap heap, TypeNames names, ObjectFilter filter) throws IOException {
-        ObjectListPrinter printer = new ObjectListPrinter(out, json, names, heap.freeMethodTable());
+    /** {@code --objects}; with {@code --strings} ({@code text} given) each string's text too. */
+    private int objects(PrintWriter out, HeapWalker walker, DiscoveredHeap heap, TypeNames names, ObjectFilter filter, ObjectFields text)
+            throws IOException {
+        ObjectListPrinter printer = new ObjectListPrinter(out, json, names, heap.freeMethodTable(), text);
         walker.walk(filter.filtering(printer::object));
         printer.end();
         return 0;

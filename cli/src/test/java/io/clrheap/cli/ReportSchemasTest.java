@@ -66,6 +66,19 @@ class ReportSchemasTest {
         assertThat(document.path("fields").size()).isPositive();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "--objects --strings, objects.schema.json",
+        "--stat --strings, strings.schema.json",
+    })
+    void stringReportsAreValidAgainstTheirSchemas(String report, String schema) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("walk", "../golden/real/net8-svr/core.xz", "--json", "-q"));
+        args.addAll(List.of(report.split(" ")));
+        Outcome r = run(args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(validate(schema, JSON.readTree(r.out()))).isEmpty();
+    }
+
     @ParameterizedTest(name = "{0} refuses {1}")
     @CsvSource(delimiter = '|', value = {
         "stat.schema.json | {\"rows\": [], \"objects\": 1, \"bytes\": 2, \"problems\": 0, \"problemCount\": 0}",
@@ -73,6 +86,7 @@ class ReportSchemasTest {
         "gchandles.schema.json | {\"handles\": [], \"counts\": {\"strong\": 1}, \"total\": 0, \"unusedSlots\": 0, \"problems\": []}",
         "dumpobj.schema.json | {\"runtime\": {}, \"address\": \"0x1\", \"name\": \"T\", \"methodTable\": \"0x2\", \"eeClass\": \"0x3\", \"size\": 24, \"fields\": [{\"name\": \"f\", \"token\": \"0x02000001\", \"type\": \"T\", \"elementType\": \"I4\", \"valueType\": false, \"static\": false}]}",
         "roots.schema.json | {\"runtime\": {}, \"roots\": [{\"kind\": \"stack\", \"root\": \"rsp\", \"object\": \"0x1\", \"flags\": [], \"keepsAlive\": true, \"type\": \"T\"}], \"threads\": [], \"problems\": []}",
+        "strings.schema.json | {\"runtime\": {}, \"rows\": [{\"count\": 0, \"totalSize\": 0, \"value\": \"\"}], \"strings\": 0, \"bytes\": 0, \"distinctValues\": 1, \"notListed\": 0, \"unreadable\": 0}",
         "objects.schema.json | [{\"address\": \"7f00\", \"mt\": \"0x1\", \"size\": 24, \"type\": \"T\", \"generation\": \"gen0\", \"heap\": 0, \"kind\": \"object\"}]",
     })
     void theSchemasRefuseWhatTheReportsNeverPrint(String schema, String document) throws Exception {

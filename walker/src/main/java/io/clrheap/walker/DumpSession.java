@@ -18,6 +18,11 @@ import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.WalkRules;
 import io.clrheap.walker.walk.WalkSummary;
+import io.clrheap.walker.fields.ManagedObject;
+import io.clrheap.walker.fields.ObjectFields;
+import io.clrheap.walker.query.ObjectCriteria;
+import io.clrheap.walker.query.ObjectFilter;
+import io.clrheap.walker.query.StringStatistics;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.graph.RootKind;
@@ -51,7 +56,7 @@ public final class DumpSession implements AutoCloseable {
     private DiscoveredHeap heap;
     private InProcessRoute route;
     private ObjectGraph graph;
-    private io.clrheap.walker.fields.ObjectFields fields;
+    private ObjectFields fields;
 
     DumpSession(String format, String name, Target target, Map<Long, String> typeNames, OpenOptions options, AutoCloseable resource,
                 ThreadSource threads) {
@@ -115,7 +120,7 @@ public final class DumpSession implements AutoCloseable {
     }
 
     /** Objects' fields with their names, declared types and values (dumpobj): names from the dump's metadata. */
-    public synchronized io.clrheap.walker.fields.ObjectFields fields() {
+    public synchronized ObjectFields fields() {
         if (fields == null) {
             MethodTableNames names;
             try {
@@ -123,7 +128,7 @@ public final class DumpSession implements AutoCloseable {
             } catch (LayoutException e) {
                 names = null;
             }
-            fields = new io.clrheap.walker.fields.ObjectFields(target.memory(), target.layout(), names);
+            fields = new ObjectFields(target.memory(), target.layout(), names);
         }
         return fields;
     }
@@ -133,7 +138,7 @@ public final class DumpSession implements AutoCloseable {
      * no real MethodTable (its EEClass does not point back at it), the free-object MethodTable, or not in the dump. The
      * address is not checked against a walk: give an object's start (the walk, {@code gcroot}, a reference field).
      */
-    public Optional<io.clrheap.walker.fields.ManagedObject> object(long address) {
+    public Optional<ManagedObject> object(long address) {
         WalkRules rules = WalkRules.of(target.layout());
         Memory memory = target.memory();
         try {
@@ -148,11 +153,34 @@ public final class DumpSession implements AutoCloseable {
             int componentSize = rules.componentSize(flags);
             long count = componentSize == 0 ? 0 : memory.readU32(address + rules.componentCountOffset());
             long size = rules.size(memory.readU32(mt + rules.mtBaseSizeOffset()), componentSize, count);
-            return Optional.of(new io.clrheap.walker.fields.ManagedObject(fields(), memory, typeNames.display(mt, heap().freeMethodTable()), address, mt,
+            return Optional.of(new ManagedObject(fields(), memory, typeNames.display(mt, heap().freeMethodTable()), address, mt,
                     size, this::object));
         } catch (MissingMemoryException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * {@code criteria} bound to this dump, for {@link #walk}: the objects SOS's {@code !dumpheap} would list with the
+     * same options. A {@code live} criterion builds the object graph ({@link #graph()}) first.
+     */
+    public ObjectFilter filter(ObjectCriteria criteria) {
+        return filter(criteria, typeNames());
+    }
+
+    /** {@link #filter(ObjectCriteria)} with a type criterion matched against {@code names} (a names file, say). */
+    public ObjectFilter filter(ObjectCriteria criteria, TypeNames names) {
+        ObjectGraph g = criteria.live() ? graph() : null;
+        long stringMt = criteria.strings() ? target.globalPointer("g_pStringClass") : 0;
+        return new ObjectFilter(criteria, g == null ? null : g.live(), g == null ? null : g.graph(), stringMt, names,
+                heap().freeMethodTable());
+    }
+
+    /** The strings that pass {@code criteria} (strings only, whatever it says), grouped by value: one walk. */
+    public StringStatistics stringStatistics(ObjectCriteria criteria) {
+        var statistics = new StringStatistics(target.memory(), target.layout());
+        walk(filter(criteria.stringsOnly()).filtering(statistics));
+        return statistics;
     }
 
     /** The runtime's thread store: every managed thread with its OS thread id. */

@@ -1,4 +1,4 @@
-package io.clrheap.cli;
+package io.clrheap.walker.query;
 
 import io.clrheap.walker.graph.HeapGraph;
 import io.clrheap.walker.heap.Problem;
@@ -9,12 +9,11 @@ import java.util.BitSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code walk}'s dumpheap-style filters: {@code --type} (a substring of the type name, as SOS's {@code -type}),
- * {@code --mt}, {@code --min}/{@code --max} (size in bytes, unaligned), {@code --gen} (0, 1, 2, 3 = LOH, 4 = POH; frozen
- * segments count as 2), {@code --live} (reachable from the dump's roots: handles, finalization queues, frozen
- * segments) and {@code --strings} (strings only). Free objects pass only when no filter is set.
+ * {@link ObjectCriteria} bound to one dump: the type names, the string MethodTable and, for {@code live}, the object
+ * graph's live set. Free objects pass only when no criterion is given. {@code walk}'s {@code --type --mt --min --max
+ * --gen --live --strings} and the library's {@link io.clrheap.walker.DumpSession#filter} are this one class.
  */
-final class ObjectFilter {
+public final class ObjectFilter {
 
     private final String type;
     private final Long mt;
@@ -28,13 +27,17 @@ final class ObjectFilter {
     private final long free;
     private final ConcurrentHashMap<Long, Boolean> typeMatches = new ConcurrentHashMap<>();
 
-    ObjectFilter(String type, Long mt, Long min, Long max, Integer generation, BitSet live, HeapGraph graph, long stringMethodTable,
-                 TypeNames names, long free) {
-        this.type = type;
-        this.mt = mt;
-        this.min = min;
-        this.max = max;
-        this.generation = generation;
+    /**
+     * @param live              the live set ({@code criteria.live()}), else null
+     * @param graph             the graph {@code live} indexes, else null
+     * @param stringMethodTable System.String's MethodTable ({@code criteria.strings()}), else 0
+     */
+    public ObjectFilter(ObjectCriteria criteria, BitSet live, HeapGraph graph, long stringMethodTable, TypeNames names, long free) {
+        this.type = criteria.type();
+        this.mt = criteria.methodTable();
+        this.min = criteria.minSize();
+        this.max = criteria.maxSize();
+        this.generation = criteria.generation();
         this.live = live;
         this.graph = graph;
         this.stringMethodTable = stringMethodTable;
@@ -42,11 +45,11 @@ final class ObjectFilter {
         this.free = free;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return type == null && mt == null && min == null && max == null && generation == null && live == null && stringMethodTable == 0;
     }
 
-    boolean accepts(long address, long methodTable, long size, Region region) {
+    public boolean accepts(long address, long methodTable, long size, Region region) {
         if (isEmpty()) {
             return true;
         }
@@ -76,7 +79,7 @@ final class ObjectFilter {
     }
 
     /** {@code visitor}, seeing only the objects this filter accepts (and every problem). */
-    ObjectVisitor filtering(ObjectVisitor visitor) {
+    public ObjectVisitor filtering(ObjectVisitor visitor) {
         if (isEmpty()) {
             return visitor;
         }
