@@ -1,5 +1,6 @@
 package io.clrheap.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.clrheap.memory.MissingMemoryException;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.fields.ArrayLayout;
@@ -56,6 +57,9 @@ final class DumpArrayCommand implements Callable<Integer> {
     @Option(names = "--details", description = "Each struct element's fields, or each referenced object's type.")
     boolean details;
 
+    @Option(names = "--json", description = "The array and its elements as JSON (docs/schemas/dumparray.schema.json).")
+    boolean json;
+
     @Mixin
     GraphCommandSupport.ObjectOptions object = new GraphCommandSupport.ObjectOptions();
 
@@ -89,13 +93,17 @@ final class DumpArrayCommand implements Callable<Integer> {
         try {
             ArrayLayout a = fields.array(array, mt);
             long size = graph.size(index);
+            long end = length == null ? a.length() : Math.min(a.length(), start + length);
+            if (json) {
+                printJson(out, session, graph, names, free, array, mt, size, a, end);
+                return 0;
+            }
             out.printf(Locale.ROOT, "Name:        %s%n", names.display(mt, free));
             out.printf(Locale.ROOT, "MethodTable: %016x%n", mt);
             out.printf(Locale.ROOT, "EEClass:     %016x%n", fields.reader().eeClass(mt));
             out.printf(Locale.ROOT, "Size:        %d(0x%x) bytes%n", size, size);
             out.printf(Locale.ROOT, "Array:       Rank %d, Number of elements %d, Type %s%n", a.rank(), a.length(), typeWord(a.elementType()));
             out.printf(Locale.ROOT, "Element Methodtable: %016x%n", a.elementMethodTable());
-            long end = length == null ? a.length() : Math.min(a.length(), start + length);
             long shown = 0;
             for (long i = start; i < end; i++) {
                 if (shown++ == MAX_ROWS) {
@@ -112,6 +120,51 @@ final class DumpArrayCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "clrheap dumparray: 0x%x cannot be read as an array: %s%n", array, e.getMessage());
             return 1;
         }
+    }
+
+    private void printJson(PrintWriter out, DumpSession session, HeapGraph graph, TypeNames names, long free, long array, long mt, long size,
+                           ArrayLayout a, long end) {
+        ObjectFields fields = session.fields();
+        var root = JsonNodeFactory.instance.objectNode();
+        root.set("runtime", RuntimeJson.of(session.target()));
+        root.put("address", FieldJson.hex(array));
+        root.put("name", names.display(mt, free));
+        root.put("methodTable", FieldJson.hex(mt));
+        root.put("eeClass", FieldJson.hex(fields.reader().eeClass(mt)));
+        root.put("size", size);
+        root.put("rank", a.rank());
+        root.put("length", a.length());
+        if (!a.szArray()) {
+            var lengths = root.putArray("lengths");
+            var bounds = root.putArray("lowerBounds");
+            for (int d = 0; d < a.rank(); d++) {
+                lengths.add(a.lengths()[d]);
+                bounds.add(a.lowerBounds()[d]);
+            }
+        }
+        root.put("elementType", typeWord(a.elementType()));
+        root.put("elementMethodTable", FieldJson.hex(a.elementMethodTable()));
+        root.put("start", start);
+        var elements = root.putArray("elements");
+        long i = start;
+        for (; i < end && i - start < MAX_ROWS; i++) {
+            var e = elements.addObject();
+            e.put("index", label(a, i));
+            e.put("value", fields.element(a, i));
+            long target = fields.elementReference(a, i);
+            int t = target == 0 ? -1 : graph.indexOf(target);
+            if (t >= 0) {
+                e.put("valueMethodTable", FieldJson.hex(graph.methodTable(t)));
+                if (details) {
+                    e.put("valueType", names.display(graph.methodTable(t), free));
+                }
+            }
+            if (details && a.elementType() == ElementType.VALUETYPE) {
+                FieldJson.add(e.putArray("fields"), fields.structFields(a.element(i), a.elementMethodTable()), false, 0, true, graph);
+            }
+        }
+        root.put("notShown", Math.max(0, end - i));
+        WalkCommand.printJson(out, root);
     }
 
     private static void details(PrintWriter out, ObjectFields fields, HeapGraph graph, TypeNames names, long free, ArrayLayout a, long i) {

@@ -1,5 +1,6 @@
 package io.clrheap.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.clrheap.layout.RuntimeLayout;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
@@ -53,6 +54,9 @@ final class DumpMtCommand implements Callable<Integer> {
     @Option(names = "--fields", description = "Also list the fields of the class and its bases.")
     boolean fields;
 
+    @Option(names = "--json", description = "The MethodTable (and with --fields its fields) as JSON (docs/schemas/dumpmt.schema.json).")
+    boolean json;
+
     @Mixin
     GraphCommandSupport.ObjectOptions object = new GraphCommandSupport.ObjectOptions();
 
@@ -82,22 +86,55 @@ final class DumpMtCommand implements Callable<Integer> {
             }
             long flags = memory.readU32(mt + layout.offset("MethodTable", "MTFlags"));
             long componentSize = (flags & 0x80000000L) != 0 ? flags & 0xffff : 0;
+            long module = memory.readPointer(mt + layout.offset("MethodTable", "Module"));
+            String name = names.display(mt, session.heap().freeMethodTable());
+            long baseSize = memory.readU32(mt + layout.offset("MethodTable", "BaseSize"));
+            int slots = memory.readU16(mt + layout.offset("MethodTable", "NumVirtuals"));
+            int interfaces = memory.readU16(mt + layout.offset("MethodTable", "NumInterfaces"));
+            long parent = reader.parent(mt);
+            String parentName = parent == 0 ? "" : names.display(parent, session.heap().freeMethodTable());
+            FieldDescReader.Counts counts = fields ? reader.counts(eeClass) : null;
+            List<ObjectFields.Field> instance = fields ? objectFields.instanceFields(0, mt) : List.of();
+            List<ObjectFields.Field> statics = fields ? objectFields.staticFields(mt) : List.of();
+            if (json) {
+                var root = JsonNodeFactory.instance.objectNode();
+                root.set("runtime", RuntimeJson.of(session.target()));
+                root.put("methodTable", FieldJson.hex(mt));
+                root.put("eeClass", FieldJson.hex(eeClass));
+                root.put("module", FieldJson.hex(module));
+                root.put("name", name);
+                root.put("baseSize", baseSize);
+                root.put("componentSize", componentSize);
+                root.put("containsPointers", (flags & CONTAINS_POINTERS) != 0);
+                root.put("slots", slots);
+                root.put("interfaces", interfaces);
+                root.put("parent", FieldJson.hex(parent));
+                if (parent != 0) {
+                    root.put("parentName", parentName);
+                }
+                if (fields) {
+                    root.put("numInstanceFields", counts.instance());
+                    root.put("numStaticFields", counts.statics());
+                    root.put("numThreadStaticFields", counts.threadStatics());
+                    var list = root.putArray("fields");
+                    FieldJson.add(list, instance, false, 8, false, null);
+                    FieldJson.add(list, statics, true, 8, false, null);
+                }
+                WalkCommand.printJson(out, root);
+                return 0;
+            }
             out.printf(Locale.ROOT, "EEClass:         %016x%n", eeClass);
-            out.printf(Locale.ROOT, "Module:          %016x%n", memory.readPointer(mt + layout.offset("MethodTable", "Module")));
-            out.printf(Locale.ROOT, "Name:            %s%n", names.display(mt, session.heap().freeMethodTable()));
-            out.printf(Locale.ROOT, "BaseSize:        0x%x%n", memory.readU32(mt + layout.offset("MethodTable", "BaseSize")));
+            out.printf(Locale.ROOT, "Module:          %016x%n", module);
+            out.printf(Locale.ROOT, "Name:            %s%n", name);
+            out.printf(Locale.ROOT, "BaseSize:        0x%x%n", baseSize);
             out.printf(Locale.ROOT, "ComponentSize:   0x%x%n", componentSize);
             out.printf(Locale.ROOT, "ContainsPointers: %s%n", (flags & CONTAINS_POINTERS) != 0);
-            out.printf(Locale.ROOT, "Slots in VTable: %d%n", memory.readU16(mt + layout.offset("MethodTable", "NumVirtuals")));
-            out.printf(Locale.ROOT, "Number of IFaces in IFaceMap: %d%n", memory.readU16(mt + layout.offset("MethodTable", "NumInterfaces")));
-            long parent = reader.parent(mt);
-            out.printf(Locale.ROOT, "Parent:          %016x%s%n", parent, parent == 0 ? "" : " " + names.display(parent, session.heap().freeMethodTable()));
+            out.printf(Locale.ROOT, "Slots in VTable: %d%n", slots);
+            out.printf(Locale.ROOT, "Number of IFaces in IFaceMap: %d%n", interfaces);
+            out.printf(Locale.ROOT, "Parent:          %016x%s%n", parent, parent == 0 ? "" : " " + parentName);
             if (fields) {
-                FieldDescReader.Counts counts = reader.counts(eeClass);
                 out.printf(Locale.ROOT, "NumInstanceFields: %d (inherited ones included)%n", counts.instance());
                 out.printf(Locale.ROOT, "NumStaticFields: %d (%d thread-static)%n", counts.statics(), counts.threadStatics());
-                List<ObjectFields.Field> instance = objectFields.instanceFields(0, mt);
-                List<ObjectFields.Field> statics = objectFields.staticFields(mt);
                 out.println("Fields:");
                 out.println(DumpObjCommand.HEADER.replace("            Value", "                 "));
                 for (ObjectFields.Field f : instance) {

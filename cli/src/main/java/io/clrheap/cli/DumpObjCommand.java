@@ -133,32 +133,13 @@ final class DumpObjCommand implements Callable<Integer> {
             root.put("string", text);
         }
         var list = root.putArray("fields");
-        for (boolean isStatic : new boolean[] {false, true}) {
-            for (ObjectFields.Field f : isStatic ? statics : instance) {
-                var row = list.addObject();
-                row.put("name", f.name());
-                row.put("token", String.format(Locale.ROOT, "0x%08x", f.desc().token()));
-                if (!isStatic) {
-                    row.put("offset", f.desc().offset() + 8);
-                }
-                row.put("type", f.type());
-                row.put("elementType", io.clrheap.value.ElementType.name(f.desc().elementType()));
-                row.put("valueType", f.valueType());
-                row.put("static", isStatic);
-                if (!isStatic) {
-                    row.put("value", f.value());
-                    int target = f.reference() == 0 ? -1 : graph.indexOf(f.reference());
-                    if (target >= 0) {
-                        row.put("valueMethodTable", hex(graph.methodTable(target)));
-                    }
-                }
-            }
-        }
+        FieldJson.add(list, instance, false, 8, true, graph);
+        FieldJson.add(list, statics, true, 8, true, graph);
         WalkCommand.printJson(out, root);
     }
 
     private static String hex(long v) {
-        return String.format(Locale.ROOT, "0x%x", v);
+        return FieldJson.hex(v);
     }
 
     /**

@@ -1,7 +1,8 @@
 package io.clrheap.cli;
 
-import io.clrheap.value.ElementType;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.clrheap.memory.MissingMemoryException;
+import io.clrheap.value.ElementType;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.fields.FieldLayoutException;
 import io.clrheap.walker.fields.ObjectFields;
@@ -48,6 +49,9 @@ final class DumpVcCommand implements Callable<Integer> {
     @Mixin
     GraphCommandSupport.ObjectOptions object = new GraphCommandSupport.ObjectOptions();
 
+    @CommandLine.Option(names = "--json", description = "The struct and its fields as JSON (docs/schemas/dumpvc.schema.json).")
+    boolean json;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -68,18 +72,30 @@ final class DumpVcCommand implements Callable<Integer> {
         long address = GraphCommandSupport.parseAddress(cli, second);
         PrintWriter out = cli.getOut();
         PrintWriter err = cli.getErr();
-        return GraphCommandSupport.open("dumpvc", cli, source, object.module, object.names, err, (session, names) -> print(out, err, session, names, mt, address));
+        return GraphCommandSupport.open("dumpvc", cli, source, object.module, object.names, err, (session, names) -> print(out, err, session, names, mt, address, json));
     }
 
-    private static int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long mt, long address) {
+    private static int print(PrintWriter out, PrintWriter err, DumpSession session, TypeNames names, long mt, long address, boolean json) {
         ObjectFields fields = session.fields();
         try {
             long eeClass = fields.reader().eeClass(mt);
-            if (session.memory().readU8(eeClass + session.target().layout().offset("EEClass", "NormType")) != io.clrheap.value.ElementType.VALUETYPE) {
+            if (session.memory().readU8(eeClass + session.target().layout().offset("EEClass", "NormType")) != ElementType.VALUETYPE) {
                 err.printf(Locale.ROOT, "clrheap dumpvc: 0x%x is no struct's MethodTable (%s)%n", mt, names.display(mt, session.heap().freeMethodTable()));
                 return 1;
             }
             long baseSize = session.memory().readU32(mt + session.target().layout().offset("MethodTable", "BaseSize"));
+            if (json) {
+                var root = JsonNodeFactory.instance.objectNode();
+                root.set("runtime", RuntimeJson.of(session.target()));
+                root.put("address", FieldJson.hex(address));
+                root.put("name", names.display(mt, session.heap().freeMethodTable()));
+                root.put("methodTable", FieldJson.hex(mt));
+                root.put("eeClass", FieldJson.hex(eeClass));
+                root.put("boxedSize", baseSize);
+                FieldJson.add(root.putArray("fields"), fields.structFields(address, mt), false, 0, true, session.graph().graph());
+                WalkCommand.printJson(out, root);
+                return 0;
+            }
             out.printf(Locale.ROOT, "Name:        %s%n", names.display(mt, session.heap().freeMethodTable()));
             out.printf(Locale.ROOT, "MethodTable: %016x%n", mt);
             out.printf(Locale.ROOT, "EEClass:     %016x%n", eeClass);

@@ -3,6 +3,8 @@ package io.clrheap.cli;
 import static io.clrheap.cli.ClrheapCommand.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.clrheap.cli.ClrheapCommand.Outcome;
 import org.junit.jupiter.api.Test;
 
@@ -45,5 +47,22 @@ class DumpArrayCommandTest {
         Outcome r = run("dumparray", CORE, "0x7f929d400220");
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).contains("0x7f929d400220 is no array");
+    }
+
+    @Test
+    void jsonHoldsTheElementsTheTextShows() throws Exception {
+        Outcome text = run("dumparray", "--start", "3", "--length", "5", CORE, BUCKETS);
+        Outcome json = run("dumparray", "--start", "3", "--length", "5", "--json", CORE, BUCKETS);
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode root = new ObjectMapper().readTree(json.out());
+        assertThat(root.path("length").asInt()).isEqualTo(17);
+        assertThat(root.path("elementType").asText()).isEqualTo("Int32");
+        java.util.List<String> rows = text.out().lines().filter(l -> l.startsWith("[")).toList();
+        assertThat(rows).hasSize(5);
+        for (int i = 0; i < rows.size(); i++) {
+            JsonNode e = root.path("elements").get(i);
+            assertThat(e.path("index").asText() + " " + e.path("value").asText()).isEqualTo(rows.get(i));
+        }
+        assertThat(root.path("notShown").asInt()).isZero();
     }
 }

@@ -3,6 +3,8 @@ package io.clrheap.cli;
 import static io.clrheap.cli.ClrheapCommand.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.clrheap.cli.ClrheapCommand.Outcome;
 import org.junit.jupiter.api.Test;
 
@@ -46,5 +48,19 @@ class DumpMtCommandTest {
         Outcome r = run("dumpmt", CORE, "0x7f929d400220");
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).contains("clrheap dumpmt: 0x7f929d400220 cannot be read as a MethodTable");
+    }
+
+    @Test
+    void jsonHoldsTheFieldsAndCountsTheTextShows() throws Exception {
+        Outcome text = run("dumpmt", "--fields", CORE, DICTIONARY_MT);
+        Outcome json = run("dumpmt", "--fields", "--json", CORE, DICTIONARY_MT);
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode root = new ObjectMapper().readTree(json.out());
+        assertThat(text.out()).contains(String.format("BaseSize:        0x%x%n", root.path("baseSize").asInt()),
+                String.format("NumInstanceFields: %d ", root.path("numInstanceFields").asInt()));
+        assertThat(root.path("fields").size()).isEqualTo((int) text.out().lines().filter(l -> l.matches(".* (instance|static|TLstatic) .*")).count());
+        for (JsonNode f : root.path("fields")) {
+            assertThat(text.out()).contains(" " + f.path("name").asText() + "\n");
+        }
     }
 }

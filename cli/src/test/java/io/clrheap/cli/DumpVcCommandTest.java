@@ -3,6 +3,8 @@ package io.clrheap.cli;
 import static io.clrheap.cli.ClrheapCommand.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.clrheap.cli.ClrheapCommand.Outcome;
 import org.junit.jupiter.api.Test;
 
@@ -35,5 +37,18 @@ class DumpVcCommandTest {
         Outcome r = run("dumpvc", CORE, ENTRY_MT);
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("give the struct's MethodTable (MT) and its address (ADDR)");
+    }
+
+    @Test
+    void jsonHoldsTheFieldsTheTextShows() throws Exception {
+        Outcome text = run("dumpvc", CORE, ENTRY_MT, ENTRY);
+        Outcome json = run("dumpvc", "--json", CORE, ENTRY_MT, ENTRY);
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode fields = new ObjectMapper().readTree(json.out()).path("fields");
+        assertThat(fields.size()).isEqualTo(4);
+        for (JsonNode f : fields) {
+            assertThat(text.out()).containsPattern(String.format(" %x +\\S+ +0 +instance +%s %s%n", f.path("offset").asInt(),
+                    java.util.regex.Pattern.quote(f.path("value").asText()), f.path("name").asText()));
+        }
     }
 }

@@ -79,6 +79,24 @@ class ReportSchemasTest {
         assertThat(validate(schema, JSON.readTree(r.out()))).isEmpty();
     }
 
+    /** dumparray, dumpvc and dumpmt --json on the real .NET 8 dump: a Dictionary's entries, one entry, its MethodTable. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "dumparray --details 0x7f929cc00268, dumparray.schema.json",
+        "dumparray 0x7f929cc1e1d8, dumparray.schema.json",
+        "dumpvc 0x55b1d0df7c20 0x7f929cc00290, dumpvc.schema.json",
+        "dumpmt --fields 0x55b1d0df3598, dumpmt.schema.json",
+        "dumpmt 0x55b1d0df3598, dumpmt.schema.json",
+    })
+    void objectCommandsJsonIsValidAgainstItsSchema(String command, String schema) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+        args.add(1, "../golden/real/net8-svr/core.xz");
+        args.add("--json");
+        Outcome r = run(args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(validate(schema, JSON.readTree(r.out()))).isEmpty();
+    }
+
     @ParameterizedTest(name = "{0} refuses {1}")
     @CsvSource(delimiter = '|', value = {
         "stat.schema.json | {\"rows\": [], \"objects\": 1, \"bytes\": 2, \"problems\": 0, \"problemCount\": 0}",
@@ -87,6 +105,9 @@ class ReportSchemasTest {
         "dumpobj.schema.json | {\"runtime\": {}, \"address\": \"0x1\", \"name\": \"T\", \"methodTable\": \"0x2\", \"eeClass\": \"0x3\", \"size\": 24, \"fields\": [{\"name\": \"f\", \"token\": \"0x02000001\", \"type\": \"T\", \"elementType\": \"I4\", \"valueType\": false, \"static\": false}]}",
         "roots.schema.json | {\"runtime\": {}, \"roots\": [{\"kind\": \"stack\", \"root\": \"rsp\", \"object\": \"0x1\", \"flags\": [], \"keepsAlive\": true, \"type\": \"T\"}], \"threads\": [], \"problems\": []}",
         "strings.schema.json | {\"runtime\": {}, \"rows\": [{\"count\": 0, \"totalSize\": 0, \"value\": \"\"}], \"strings\": 0, \"bytes\": 0, \"distinctValues\": 1, \"notListed\": 0, \"unreadable\": 0}",
+        "dumpmt.schema.json | {\"runtime\": {}, \"methodTable\": \"0x1\", \"eeClass\": \"0x2\", \"module\": \"0x3\", \"name\": \"T\", \"baseSize\": 24, \"componentSize\": 70000, \"containsPointers\": false, \"slots\": 4, \"interfaces\": 0, \"parent\": \"0x4\"}",
+        "dumparray.schema.json | {\"runtime\": {}, \"address\": \"0x1\", \"name\": \"T\", \"methodTable\": \"0x2\", \"eeClass\": \"0x3\", \"size\": 24, \"rank\": 1, \"length\": 1, \"elementType\": \"Int32\", \"elementMethodTable\": \"0x4\", \"start\": 0, \"elements\": [{\"index\": \"0\", \"value\": \"1\"}], \"notShown\": 0}",
+        "dumpvc.schema.json | {\"runtime\": {}, \"address\": \"0x1\", \"name\": \"T\", \"methodTable\": \"0x2\", \"eeClass\": \"0x3\", \"boxedSize\": 24}",
         "objects.schema.json | [{\"address\": \"7f00\", \"mt\": \"0x1\", \"size\": 24, \"type\": \"T\", \"generation\": \"gen0\", \"heap\": 0, \"kind\": \"object\"}]",
     })
     void theSchemasRefuseWhatTheReportsNeverPrint(String schema, String document) throws Exception {
