@@ -29,7 +29,7 @@ class DumpArrayCommandTest {
         Outcome r = run("dumparray", "--start", "1", "--length", "1", "--details", CORE, ENTRIES);
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("Array:       Rank 1, Number of elements 17, Type VALUETYPE\n", "[1] 00007f929cc00290\n")
-                .containsPattern("\n +0 +!0 00007f929cc01148 key\n").containsPattern("\n +14 +System.Int32 +-1 next\n")
+                .containsPattern("\n +0 +System.String 00007f929cc01148 key\n").containsPattern("\n +14 +System.Int32 +-1 next\n")
                 .doesNotContain("[0]", "[2]");
         Outcome key = run("dumpobj", CORE, "0x7f929cc01148");
         assertThat(key.out()).contains("Name:        System.String\n");

@@ -22,7 +22,7 @@ class DumpObjCommandTest {
                 + "Size:        80(0x50) bytes\nFields:\n" + DumpObjCommand.HEADER + "\n");
         assertThat(r.out()).contains("000055b1d0d589e0  40020de        8       System.Int32[]  0 instance 00007f929cc00208 _buckets\n",
                 "                  40020e1       38         System.Int32  0 instance               15 _count\n",
-                "                  40020e6       20 System.Collections.Generic.Dictionary`2+KeyCollection[[!0],[!1]]  0 instance 0000000000000000 _keys\n");
+                "                  40020e6       20 System.Collections.Generic.Dictionary`2+KeyCollection[[System.String],[System.Object]]  0 instance 0000000000000000 _keys\n");
     }
 
     @Test

@@ -22,7 +22,7 @@ class DumpVcCommandTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("MethodTable: 000055b1d0df7c20\n", "Fields:\n")
                 .containsPattern("\n +40020e8 +10 +System.UInt32  0 instance +2125249875 hashCode\n")
-                .containsPattern("\n +40020ea +0 +!0  0 instance 00007f929cc01148 key\n");
+                .containsPattern("\n +40020ea +0 +System.String  0 instance 00007f929cc01148 key\n");
     }
 
     @Test

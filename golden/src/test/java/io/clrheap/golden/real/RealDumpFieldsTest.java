@@ -75,6 +75,48 @@ class RealDumpFieldsTest {
         assertThat(wrong).as("%s: reference fields pointing at no listed object", name).isEmpty();
     }
 
+    /**
+     * A field declared with a class's type parameter ({@code T _value}, {@code TKey key}) is typed with the object's
+     * instantiation: a non-null one declared {@code System.String} holds a string, whether the signature said
+     * {@code System.String} or {@code !0} of a {@code Dictionary<String, …>} (and one declared {@code System.String[]},
+     * as {@code List<String>._items} is, an array of strings); no field of a listed object keeps a bare {@code !0} its
+     * class's instantiation names. On the dumps that hold CoreLib's metadata and a {@code List<String>}.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"net8-svr", "net9-withheap", "net10-svr", "net10-compact"})
+    void aGenericClasssFieldsAreTypedWithItsInstantiation(String name) throws Exception {
+        Map<Long, RealDump.LiveObject> live = live(name);
+        List<String> wrong = new ArrayList<>();
+        long strings = 0;
+        long substituted = 0;
+        try (DumpSession session = open(name)) {
+            ObjectFields fields = session.fields();
+            for (RealDump.LiveObject o : live.values()) {
+                if (o.type().endsWith("]") && o.type().contains("[]") || o.type().contains("[,")) {
+                    continue;
+                }
+                boolean generic = o.type().contains("`");
+                for (ObjectFields.Field f : fields.instanceFields(o.address(), o.mt())) {
+                    if (f.type().matches(".*(^|\\[)!\\d+.*") && generic) {
+                        wrong.add(String.format("0x%x %s.%s still typed %s", o.address(), o.type(), f.name(), f.type()));
+                    }
+                    boolean declaredString = f.type().equals("System.String") || f.type().equals("System.String[]");
+                    if (declaredString && f.reference() != 0 && live.containsKey(f.reference())) {
+                        strings++;
+                        substituted += generic ? 1 : 0;
+                        String held = live.get(f.reference()).type();
+                        if (!held.equals(f.type())) {
+                            wrong.add(String.format("0x%x %s.%s declared %s holds a %s", o.address(), o.type(), f.name(), f.type(), held));
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(strings).as("%s: string fields read", name).isGreaterThan(20);
+        assertThat(substituted).as("%s: string fields of generic classes", name).isPositive();
+        assertThat(wrong).as(name).isEmpty();
+    }
+
     @ParameterizedTest
     @MethodSource("dumps")
     void everyListedArraysSizeIsItsLengthTimesItsComponentAndItsReferencesAreListedObjects(String name) throws Exception {

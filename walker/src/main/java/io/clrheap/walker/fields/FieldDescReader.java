@@ -137,18 +137,23 @@ public final class FieldDescReader {
         return fields;
     }
 
-    /** Every instance field of an object of type {@code mt}: the base-most class's first, each class's in its order. */
-    public List<FieldDesc> instanceFields(long mt) {
+    /** {@code mt} and its base classes, base-most first (System.Object's MethodTable first for a class). */
+    public List<Long> chain(long mt) {
         List<Long> chain = new ArrayList<>();
         for (long t = mt; t != 0; t = parent(t)) {
             if (chain.size() >= MAX_DEPTH) {
                 throw new FieldLayoutException(t, String.format("MethodTable 0x%x: more than %d base classes (a cycle?)", mt, MAX_DEPTH));
             }
-            chain.add(t);
+            chain.add(0, t);
         }
+        return chain;
+    }
+
+    /** Every instance field of an object of type {@code mt}: the base-most class's first, each class's in its order. */
+    public List<FieldDesc> instanceFields(long mt) {
         List<FieldDesc> fields = new ArrayList<>();
-        for (int i = chain.size() - 1; i >= 0; i--) {
-            for (FieldDesc f : introduced(chain.get(i))) {
+        for (long t : chain(mt)) {
+            for (FieldDesc f : introduced(t)) {
                 if (!f.isStatic()) {
                     fields.add(f);
                 }

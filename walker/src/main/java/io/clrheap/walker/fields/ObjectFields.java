@@ -111,8 +111,18 @@ public final class ObjectFields {
         if (known != null) {
             return known;
         }
-        TypeFields read = new TypeFields(reader.instanceFields(mt).stream().map(this::declared).toList(),
-                reader.staticFields(mt).stream().map(this::declared).toList());
+        // each class's fields are typed with that class's own instantiation: a base Base<int> of Derived gives !0 = Int32
+        List<Declared> instance = new ArrayList<>();
+        for (long t : reader.chain(mt)) {
+            List<String> arguments = typeArguments(t);
+            for (FieldDesc f : reader.introduced(t)) {
+                if (!f.isStatic()) {
+                    instance.add(declared(f, arguments));
+                }
+            }
+        }
+        List<String> arguments = typeArguments(mt);
+        TypeFields read = new TypeFields(instance, reader.staticFields(mt).stream().map(f -> declared(f, arguments)).toList());
         if (types.size() < MAX_CACHED_TYPES) {
             types.put(mt, read);
         }
@@ -208,7 +218,25 @@ public final class ObjectFields {
      * The field named and typed from its declaring module's metadata (Field row, FIELD signature); by its token and
      * stored element type when the dump lacks that module's image or the row cannot be read.
      */
-    private Declared declared(FieldDesc f) {
+    /** The names of {@code mt}'s type arguments when it is a generic instantiation (unnamed ones as {@code !i}); else none. */
+    private List<String> typeArguments(long mt) {
+        if (names == null) {
+            return List.of();
+        }
+        try {
+            List<Long> handles = names.typeArgumentHandles(mt);
+            List<String> out = new ArrayList<>(handles.size());
+            for (int i = 0; i < handles.size(); i++) {
+                long th = handles.get(i);
+                out.add((th & 2) != 0 ? "!" + i : names.name(th).orElse("!" + i));
+            }
+            return out;
+        } catch (MissingMemoryException e) {
+            return List.of();
+        }
+    }
+
+    private Declared declared(FieldDesc f, List<String> typeArguments) {
         String name = String.format(Locale.ROOT, "<field 0x%08x>", f.token());
         String type = ElementType.name(f.elementType());
         Optional<EcmaMetadata> md = names == null ? Optional.empty() : names.metadataOf(f.enclosingClass());
@@ -216,7 +244,7 @@ public final class ObjectFields {
             try {
                 FieldDef def = md.get().field(f.rid());
                 name = def.name();
-                type = FieldSignature.typeName(md.get(), def.signature());
+                type = FieldSignature.typeName(md.get(), def.signature(), typeArguments);
             } catch (MetadataFormatException | MissingMemoryException e) {
                 // what was read stands: the name without a readable signature, or neither
             }

@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * A FIELD signature (ECMA-335 II.23.2.4: {@code 0x06}, custom modifiers, the type) decoded into the declared type's
  * name as SOS's dumpobj prints it: {@code System.Int32}, {@code System.String}, {@code System.Int32[]},
- * {@code System.Collections.Generic.Dictionary`2+Entry[[…]]} spelled as the metadata names it (II.23.2.12). A generic
- * parameter is {@code !0} (a type's) or {@code !!0} (a method's): its argument is the instantiation's.
+ * {@code System.Collections.Generic.Dictionary`2+Entry[[…]]} spelled as the metadata names it (II.23.2.12). A type's
+ * generic parameter is its argument in the instantiation when that is given ({@code System.String} for {@code !0} of
+ * {@code List<String>}), else {@code !0}; a method's is {@code !!0}.
  */
 public final class FieldSignature {
 
@@ -16,16 +17,26 @@ public final class FieldSignature {
 
     private final EcmaMetadata metadata;
     private final byte[] bytes;
+    private final List<String> typeArguments;
     private int at;
 
-    private FieldSignature(EcmaMetadata metadata, byte[] bytes) {
+    private FieldSignature(EcmaMetadata metadata, byte[] bytes, List<String> typeArguments) {
         this.metadata = metadata;
         this.bytes = bytes;
+        this.typeArguments = typeArguments;
     }
 
-    /** The declared type of a field with signature {@code signature} in {@code metadata}. */
+    /** The declared type of a field with signature {@code signature} in {@code metadata}, generic parameters as {@code !0}. */
     public static String typeName(EcmaMetadata metadata, byte[] signature) {
-        FieldSignature s = new FieldSignature(metadata, signature);
+        return typeName(metadata, signature, List.of());
+    }
+
+    /**
+     * The declared type of a field with signature {@code signature} in {@code metadata}, each type parameter {@code !i}
+     * replaced by {@code typeArguments.get(i)} (the declaring class's instantiation) where there is one.
+     */
+    public static String typeName(EcmaMetadata metadata, byte[] signature, List<String> typeArguments) {
+        FieldSignature s = new FieldSignature(metadata, signature, typeArguments);
         if (signature.length == 0 || (signature[0] & 0x0f) != 0x06) {
             throw new MetadataFormatException(0, "not a FIELD signature (first byte " + (signature.length == 0 ? "none" : String.format("0x%02x", signature[0])) + ")");
         }
@@ -56,7 +67,7 @@ public final class FieldSignature {
             case 0x0f -> type(depth + 1) + "*";                    // PTR
             case 0x10 -> type(depth + 1) + "&";                    // BYREF
             case 0x11, 0x12 -> typeDefOrRef(compressed());         // VALUETYPE, CLASS
-            case 0x13 -> "!" + compressed();                       // VAR
+            case 0x13 -> typeParameter(compressed());              // VAR
             case 0x14 -> array(depth);                             // ARRAY
             case 0x15 -> genericInstance(depth);                   // GENERICINST
             case 0x16 -> "System.TypedReference";
@@ -70,6 +81,10 @@ public final class FieldSignature {
             case 0x45 -> type(depth + 1);                          // PINNED
             default -> throw new MetadataFormatException(0, String.format("field signature element 0x%02x at byte %d", e, at - 1));
         };
+    }
+
+    private String typeParameter(long index) {
+        return index < typeArguments.size() ? typeArguments.get((int) index) : "!" + index;
     }
 
     private String array(int depth) {

@@ -405,6 +405,32 @@ public final class MethodTableNames {
         }
     }
 
+    /**
+     * The type arguments of a generic instantiation ({@code String}, {@code Object} for
+     * {@code Dictionary<String,Object>}): the first NumTypeArgs slots of its own dictionary,
+     * {@code PerInstInfo[NumDicts - 1]} (docs/reference/type-names.md); empty for any other MethodTable. A slot may
+     * hold a TypeDesc (bit 1 set) rather than a MethodTable.
+     */
+    public List<Long> typeArgumentHandles(long mt) {
+        long flags = memory.readU32(mt + mtFlags);
+        long generics = flags & genericsMask;
+        if ((flags & hasComponentSize) != 0 || generics == 0 || generics == genericsMask) {
+            return List.of();
+        }
+        long perInstInfo = memory.readPointer(mt + mtPerInstInfo);
+        int dicts = memory.readU16(perInstInfo + numDictsOffset);
+        int count = memory.readU16(perInstInfo + numTypeArgsOffset);
+        if (dicts < 1 || count > MAX_TYPE_ARGS) {
+            return List.of();
+        }
+        long dictionary = memory.readPointer(perInstInfo + (dicts - 1) * 8L);
+        List<Long> args = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            args.add(memory.readPointer(dictionary + 8L * i));
+        }
+        return args;
+    }
+
     private List<Resolved> typeArguments(long th, int depth) {
         long perInstInfo = memory.readPointer(th + mtPerInstInfo);
         int dicts = memory.readU16(perInstInfo + numDictsOffset);
