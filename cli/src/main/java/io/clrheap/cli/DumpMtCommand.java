@@ -30,7 +30,8 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         description = {"Show a MethodTable as SOS's !dumpmt does.",
             "EEClass, Module, Name, BaseSize, ComponentSize, ContainsPointers, slots in the vtable, interfaces, parent. --fields adds every field of the class and its bases (instance ones",
-            "with their offset from an object's start) and the statics it declares, in dumpobj's columns without values."},
+            "with their offset from an object's start) and the statics it declares, in dumpobj's columns: statics with their",
+            "values (.NET 9 and later), instance fields without."},
         footer = {
             "",
             "Examples:",
@@ -118,7 +119,7 @@ final class DumpMtCommand implements Callable<Integer> {
                     root.put("numThreadStaticFields", counts.threadStatics());
                     var list = root.putArray("fields");
                     FieldJson.add(list, instance, false, 8, false, null);
-                    FieldJson.add(list, statics, true, 8, false, null);
+                    FieldJson.add(list, statics, true, 8, true, null); // statics have values, as SOS's dumpclass shows
                 }
                 WalkCommand.printJson(out, root);
                 return 0;
@@ -136,14 +137,14 @@ final class DumpMtCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "NumInstanceFields: %d (inherited ones included)%n", counts.instance());
                 out.printf(Locale.ROOT, "NumStaticFields: %d (%d thread-static)%n", counts.statics(), counts.threadStatics());
                 out.println("Fields:");
-                out.println(DumpObjCommand.HEADER.replace("            Value", "                 "));
+                out.println(DumpObjCommand.HEADER);
                 for (ObjectFields.Field f : instance) {
                     out.printf(Locale.ROOT, "%16s %8x %8x %20s %2d %8s %16s %s%n", "", f.desc().token(), f.desc().offset() + 8, f.type(),
                             f.valueType() ? 1 : 0, "instance", "", f.name());
                 }
                 for (ObjectFields.Field f : statics) {
                     out.printf(Locale.ROOT, "%16s %8x %8s %20s %2d %8s %16s %s%n", "", f.desc().token(), "-", f.type(), f.valueType() ? 1 : 0,
-                            f.desc().isThreadStatic() ? "TLstatic" : "static", "", f.name());
+                            f.desc().isThreadStatic() ? "TLstatic" : "static", f.value(), f.name());
                 }
             }
             return 0;

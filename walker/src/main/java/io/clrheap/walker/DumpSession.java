@@ -154,7 +154,7 @@ public final class DumpSession implements AutoCloseable {
             long count = componentSize == 0 ? 0 : memory.readU32(address + rules.componentCountOffset());
             long size = rules.size(memory.readU32(mt + rules.mtBaseSizeOffset()), componentSize, count);
             return Optional.of(new ManagedObject(fields(), memory, typeNames.display(mt, heap().freeMethodTable()), address, mt,
-                    size, this::object));
+                    size, mt == target.globalPointer("g_pStringClass"), this::object));
         } catch (MissingMemoryException e) {
             return Optional.empty();
         }

@@ -117,6 +117,51 @@ class RealDumpFieldsTest {
         assertThat(wrong).as(name).isEmpty();
     }
 
+    /**
+     * On .NET 9 and 10 the statics are read from each type's DynamicStaticsInfo: every static reference of every listed
+     * object's type is null or a listed object (the runtime's own list holds what statics keep), and
+     * {@code String.Empty} is an empty string. On .NET 8 no static has a value ({@code -}): its statics are elsewhere.
+     */
+    @ParameterizedTest
+    @MethodSource("dumps")
+    void staticReferencesAreNullOrListedObjects(String name) throws Exception {
+        Map<Long, RealDump.LiveObject> live = live(name);
+        List<String> wrong = new ArrayList<>();
+        long read = 0;
+        java.util.Set<Long> types = new java.util.HashSet<>();
+        try (DumpSession session = open(name)) {
+            ObjectFields fields = session.fields();
+            boolean located = session.target().layout().findType("DynamicStaticsInfo").isPresent();
+            for (RealDump.LiveObject o : live.values()) {
+                if (!types.add(o.mt()) || o.type().contains("[")) {
+                    continue;
+                }
+                for (ObjectFields.Field f : fields.staticFields(o.mt())) {
+                    if (!located || f.desc().isThreadStatic()) {
+                        assertThat(f.address()).as("%s.%s", o.type(), f.name()).isZero();
+                        continue;
+                    }
+                    if (ElementType.isReference(f.desc().elementType()) && f.address() != 0) {
+                        read++;
+                        if (f.reference() != 0 && !live.containsKey(f.reference())) {
+                            wrong.add(String.format("%s.%s = 0x%x", o.type(), f.name(), f.reference()));
+                        }
+                    }
+                }
+            }
+            long string = session.target().globalPointer("g_pStringClass");
+            ObjectFields.Field empty = fields.staticFields(string).getFirst();
+            if (located) {
+                assertThat(read).as("%s: static references read", name).isGreaterThan(10);
+                assertThat(empty.reference()).as("String.Empty").isNotZero();
+                assertThat(session.object(empty.reference()).orElseThrow().asString()).isEmpty();
+            } else {
+                assertThat(empty.value()).isEqualTo("-");
+            }
+        }
+        assertThat(wrong).as("%s: static references pointing at no listed object", name).isEmpty();
+    }
+
     @ParameterizedTest
     @MethodSource("dumps")
     void everyListedArraysSizeIsItsLengthTimesItsComponentAndItsReferencesAreListedObjects(String name) throws Exception {

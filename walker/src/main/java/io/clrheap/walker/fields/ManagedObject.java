@@ -26,6 +26,7 @@ public final class ManagedObject {
     private final long address;
     private final long methodTable;
     private final long size;
+    private final boolean string;
     private final Lookup lookup;
 
     /** How an object's address becomes a ManagedObject (the session checks it is one). */
@@ -34,13 +35,16 @@ public final class ManagedObject {
         Optional<ManagedObject> object(long address);
     }
 
-    public ManagedObject(ObjectFields fields, Memory memory, String typeName, long address, long methodTable, long size, Lookup lookup) {
+    /** @param string whether {@code methodTable} is System.String's (g_pStringClass): a string whatever its name */
+    public ManagedObject(ObjectFields fields, Memory memory, String typeName, long address, long methodTable, long size, boolean string,
+                         Lookup lookup) {
         this.fields = fields;
         this.memory = memory;
         this.typeName = typeName;
         this.address = address;
         this.methodTable = methodTable;
         this.size = size;
+        this.string = string;
         this.lookup = lookup;
     }
 
@@ -130,7 +134,7 @@ public final class ManagedObject {
 
     /** This string's text (cut after {@link ObjectFields#MAX_TEXT} characters with "…"). */
     public String asString() {
-        if (!typeName.equals("System.String")) {
+        if (!string) {
             throw new IllegalStateException(String.format(Locale.ROOT, "0x%x is a %s, not a string", address, typeName));
         }
         return fields.text(address, ObjectFields.MAX_TEXT);

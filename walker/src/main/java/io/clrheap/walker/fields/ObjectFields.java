@@ -27,6 +27,7 @@ public final class ObjectFields {
     public static final int MAX_TEXT = 4096;
 
     private final Memory memory;
+    private final RuntimeLayout layout;
     private final FieldDescReader reader;
     private final MethodTableNames names;
     private final long stringLength;
@@ -43,6 +44,7 @@ public final class ObjectFields {
     /** @param names where field names come from; null when the dump's metadata is not read */
     public ObjectFields(Memory memory, RuntimeLayout layout, MethodTableNames names) {
         this.memory = memory;
+        this.layout = layout;
         this.reader = new FieldDescReader(memory, layout);
         this.names = names;
         this.stringLength = layout.offset("String", "m_StringLength");
@@ -61,9 +63,9 @@ public final class ObjectFields {
      * @param desc    its FieldDesc
      * @param name    its name, or {@code <field 0x0400abcd>} when the metadata is not in the dump
      * @param type    its declared type from the signature ({@code System.Int32[]}), or the stored element type's name
-     * @param address where its value is (0 for a static field: its storage is not read)
+     * @param address where its value is (0 for a static field whose storage is not found)
      * @param value   the value as dumpobj prints it: decimal for numbers, 16 hex digits for a reference, a pointer or
-     *                (for a struct) the struct's address; {@code -} for a static
+     *                (for a struct) the struct's address; for a static without storage, why ({@code -}: not located)
      * @param reference the object a reference field holds, 0 for null, for any other field, or when not in the dump
      */
     public record Field(FieldDesc desc, String name, String type, long address, String value, long reference) {
@@ -96,13 +98,42 @@ public final class ObjectFields {
         return read(typeFields(mt).instance(), object + objectHeader);
     }
 
-    /** The static fields {@code mt}'s class declares; their values are not read (the statics' storage is not located). */
+    /**
+     * The static fields {@code mt}'s class declares, with their values where the statics' storage is found
+     * ({@link DynamicStaticsInfo}, .NET 9+): a reference's target, a number, a struct's address inside its box. Without
+     * it (.NET 8), a thread static, or storage not allocated: address 0 and a value that says why ({@code -} when
+     * the build keeps statics elsewhere).
+     */
     public List<Field> staticFields(long mt) {
+        Optional<DynamicStaticsInfo> storage = DynamicStaticsInfo.of(memory, layout, mt);
         List<Field> out = new ArrayList<>();
         for (Declared d : typeFields(mt).statics()) {
-            out.add(new Field(d.desc(), d.name(), d.type(), 0, "-", 0));
+            out.add(staticField(d, storage));
         }
         return out;
+    }
+
+    private Field staticField(Declared d, Optional<DynamicStaticsInfo> storage) {
+        FieldDesc f = d.desc();
+        if (storage.isEmpty()) {
+            return new Field(f, d.name(), d.type(), 0, "-", 0);
+        }
+        if (f.isThreadStatic()) {
+            return new Field(f, d.name(), d.type(), 0, "(thread static)", 0);
+        }
+        int type = f.elementType();
+        // references and structs live with the GC statics (a struct boxed, its slot a reference), the rest apart
+        boolean gc = ElementType.isReference(type) || type == ElementType.VALUETYPE;
+        long base = gc ? storage.get().gcStatics() : storage.get().nonGcStatics();
+        if (base == 0) {
+            return new Field(f, d.name(), d.type(), 0, "(not allocated)", 0);
+        }
+        long at = base + f.offset();
+        if (type == ElementType.VALUETYPE) {
+            long box = referenceAt(at);
+            return new Field(f, d.name(), d.type(), at, box == 0 ? "(no box)" : FieldValueText.structAt(box + objectHeader), 0);
+        }
+        return new Field(f, d.name(), d.type(), at, value(type, at), ElementType.isReference(type) ? referenceAt(at) : 0);
     }
 
     /** The fields of {@code mt} named, from the cache or read (FieldDescs, then each one's metadata row and signature). */
