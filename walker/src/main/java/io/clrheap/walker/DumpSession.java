@@ -19,6 +19,7 @@ import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.walk.WalkRules;
 import io.clrheap.walker.walk.WalkSummary;
 import io.clrheap.walker.fields.ManagedObject;
+import io.clrheap.walker.fields.ManagedType;
 import io.clrheap.walker.fields.ObjectFields;
 import io.clrheap.walker.query.ObjectCriteria;
 import io.clrheap.walker.query.ObjectFilter;
@@ -154,7 +155,17 @@ public final class DumpSession implements AutoCloseable {
             long count = componentSize == 0 ? 0 : memory.readU32(address + rules.componentCountOffset());
             long size = rules.size(memory.readU32(mt + rules.mtBaseSizeOffset()), componentSize, count);
             return Optional.of(new ManagedObject(fields(), memory, typeNames.display(mt, heap().freeMethodTable()), address, mt,
-                    size, mt == target.globalPointer("g_pStringClass"), this::object));
+                    size, mt == target.globalPointer("g_pStringClass"), new ManagedObject.Lookup() {
+                @Override
+                public Optional<ManagedObject> object(long a) {
+                    return DumpSession.this.object(a);
+                }
+
+                @Override
+                public Optional<ManagedType> type(long m) {
+                    return DumpSession.this.type(m);
+                }
+            }));
         } catch (MissingMemoryException e) {
             return Optional.empty();
         }
@@ -181,6 +192,22 @@ public final class DumpSession implements AutoCloseable {
         var statistics = new StringStatistics(target.memory(), target.layout());
         walk(filter(criteria.stringsOnly()).filtering(statistics));
         return statistics;
+    }
+
+    /**
+     * The type whose MethodTable is {@code methodTable} (ClrMD's {@code ClrHeap.GetTypeByMethodTable}): empty when the
+     * address is no real MethodTable (its EEClass does not point back at it) or not in the dump.
+     */
+    public Optional<ManagedType> type(long methodTable) {
+        WalkRules rules = WalkRules.of(target.layout());
+        try {
+            if (methodTable == 0 || !rules.hasEeClass(target.memory(), methodTable)) {
+                return Optional.empty();
+            }
+        } catch (MissingMemoryException e) {
+            return Optional.empty();
+        }
+        return Optional.of(new ManagedType(fields(), methodTable, typeNames.display(methodTable, heap().freeMethodTable()), this::type));
     }
 
     /** The runtime's thread store: every managed thread with its OS thread id. */

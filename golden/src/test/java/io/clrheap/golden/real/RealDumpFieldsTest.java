@@ -75,6 +75,35 @@ class RealDumpFieldsTest {
         assertThat(wrong).as("%s: reference fields pointing at no listed object", name).isEmpty();
     }
 
+    /** A type reads as ClrMD's ClrType: name, base type, fields with offsets and types, an array's component type. */
+    @org.junit.jupiter.api.Test
+    void aManagedTypeGivesItsBaseTypeFieldsAndComponentType() throws Exception {
+        try (DumpSession session = open("net8-svr")) {
+            var dictionary = session.object(0x7f929d400220L).orElseThrow();
+            var type = dictionary.type();
+            assertThat(type.name()).startsWith("System.Collections.Generic.Dictionary`2[[System.String");
+            assertThat(type.isValueType()).isFalse();
+            assertThat(type.isArray()).isFalse();
+            assertThat(type.baseType().orElseThrow().name()).isEqualTo("System.Object");
+            assertThat(type.baseType().orElseThrow().baseType()).isEmpty();
+            var count = type.field("_count").orElseThrow();
+            assertThat(count.type()).isEqualTo("System.Int32");
+            assertThat(count.isStatic()).isFalse();
+            // the field's offset is where dumpobj reads it: the same value through the object
+            assertThat(session.memory().readInt(dictionary.address() + count.offset())).isEqualTo(dictionary.readInt("_count"));
+            var entries = dictionary.readObject("_entries").orElseThrow().type();
+            assertThat(entries.isArray()).isTrue();
+            var entry = entries.componentType().orElseThrow();
+            assertThat(entry.isValueType()).isTrue();
+            assertThat(entry.fields()).extracting(f -> f.name()).contains("key", "value", "hashCode", "next");
+            assertThat(entry.field("key").orElseThrow().type()).isEqualTo("System.String");
+            var string = session.type(session.target().globalPointer("g_pStringClass")).orElseThrow();
+            assertThat(string.isArray()).isFalse();
+            assertThat(string.field("Empty").orElseThrow().isStatic()).isTrue();
+            assertThat(session.type(dictionary.address())).as("an object's address is no MethodTable").isEmpty();
+        }
+    }
+
     /**
      * A field declared with a class's type parameter ({@code T _value}, {@code TKey key}) is typed with the object's
      * instantiation: a non-null one declared {@code System.String} holds a string, whether the signature said

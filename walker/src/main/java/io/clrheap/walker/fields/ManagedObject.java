@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
  * ManagedObject d = dump.object(0x7f929d400220L).orElseThrow();
  * int count = d.readInt("_count");
  * ManagedObject buckets = d.readObject("_buckets").orElseThrow();   // an Int32[]
+ * ManagedType t = d.type();                                          // its fields, base type, …
  * }</pre>
  */
 public final class ManagedObject {
@@ -29,10 +30,11 @@ public final class ManagedObject {
     private final boolean string;
     private final Lookup lookup;
 
-    /** How an object's address becomes a ManagedObject (the session checks it is one). */
-    @FunctionalInterface
+    /** How an object's address becomes a ManagedObject, and a MethodTable a ManagedType (the session checks each is one). */
     public interface Lookup {
         Optional<ManagedObject> object(long address);
+
+        Optional<ManagedType> type(long methodTable);
     }
 
     /** @param string whether {@code methodTable} is System.String's (g_pStringClass): a string whatever its name */
@@ -57,6 +59,12 @@ public final class ManagedObject {
     }
 
     /** The type's name as SOS spells it. */
+    /** Its type: name, base type, fields, component type. */
+    public ManagedType type() {
+        return lookup.type(methodTable).orElseThrow(() -> new IllegalStateException(String.format(Locale.ROOT,
+                "0x%x: its MethodTable 0x%x is no longer readable", address, methodTable)));
+    }
+
     public String typeName() {
         return typeName;
     }

@@ -95,7 +95,7 @@ public final class ObjectFields {
 
     /** Every instance field of the object at {@code object} of type {@code mt}, base-most class first. */
     public List<Field> instanceFields(long object, long mt) {
-        return read(typeFields(mt).instance(), object + objectHeader);
+        return read(named(mt).instance(), object + objectHeader);
     }
 
     /**
@@ -107,7 +107,7 @@ public final class ObjectFields {
     public List<Field> staticFields(long mt) {
         Optional<DynamicStaticsInfo> storage = DynamicStaticsInfo.of(memory, layout, mt);
         List<Field> out = new ArrayList<>();
-        for (Declared d : typeFields(mt).statics()) {
+        for (Declared d : named(mt).statics()) {
             out.add(staticField(d, storage));
         }
         return out;
@@ -136,8 +136,41 @@ public final class ObjectFields {
         return new Field(f, d.name(), d.type(), at, value(type, at), ElementType.isReference(type) ? referenceAt(at) : 0);
     }
 
+    /** {@code mt}'s fields without values: instance fields (offsets from the object's start), then statics. */
+    public List<TypeField> typeFields(long mt) {
+        TypeFields t = named(mt);
+        List<TypeField> out = new ArrayList<>(t.instance().size() + t.statics().size());
+        for (Declared d : t.instance()) {
+            out.add(typeField(d, objectHeader));
+        }
+        for (Declared d : t.statics()) {
+            out.add(typeField(d, 0));
+        }
+        return out;
+    }
+
+    private static TypeField typeField(Declared d, long header) {
+        FieldDesc f = d.desc();
+        return new TypeField(d.name(), d.type(), f.token(), f.offset() + header, f.elementType(), f.isStatic(), f.isThreadStatic());
+    }
+
+    /** {@code mt}'s EEClass's NormType: the element type of the type itself (VALUETYPE for a struct, CLASS for a class). */
+    public int normType(long mt) {
+        return memory.readU8(reader.eeClass(mt) + normType);
+    }
+
+    /** Whether {@code mt} is an array type: MTFlags & Category_Array_Mask (0x000C0000) == Category_Array (0x00080000), methodtable.h. */
+    public boolean isArray(long mt) {
+        return (memory.readU32(mt + mtFlags) & 0x000C0000L) == 0x00080000L;
+    }
+
+    /** An array MethodTable's element TypeHandle (PerInstInfo's union): bit 1 set for a TypeDesc. */
+    public long elementTypeHandle(long mt) {
+        return memory.readPointer(mt + elementTypeHandle);
+    }
+
     /** The fields of {@code mt} named, from the cache or read (FieldDescs, then each one's metadata row and signature). */
-    private TypeFields typeFields(long mt) {
+    private TypeFields named(long mt) {
         TypeFields known = types.get(mt);
         if (known != null) {
             return known;
@@ -225,7 +258,7 @@ public final class ObjectFields {
 
     /** The fields of a struct stored at {@code address} (an array element, a field): offsets from its start, no header. */
     public List<Field> structFields(long address, long mt) {
-        return read(typeFields(mt).instance(), address);
+        return read(named(mt).instance(), address);
     }
 
     private long referenceAt(long at) {
