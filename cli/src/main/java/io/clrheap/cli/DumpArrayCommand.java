@@ -110,7 +110,7 @@ final class DumpArrayCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "… %,d more elements: choose them with --start and --length%n", end - i);
                     break;
                 }
-                out.printf(Locale.ROOT, "%s %s%n", label(a, i), fields.element(a, i));
+                out.printf(Locale.ROOT, "%s %s%n", a.label(i), fields.element(a, i));
                 if (details) {
                     details(out, fields, graph, names, free, a, i);
                 }
@@ -149,7 +149,7 @@ final class DumpArrayCommand implements Callable<Integer> {
         long i = start;
         for (; i < end && i - start < MAX_ROWS; i++) {
             var e = elements.addObject();
-            e.put("index", label(a, i));
+            e.put("index", a.label(i));
             e.put("value", fields.element(a, i));
             long target = fields.elementReference(a, i);
             int t = target == 0 ? -1 : graph.indexOf(target);
@@ -176,25 +176,6 @@ final class DumpArrayCommand implements Callable<Integer> {
             int target = graph.indexOf(fields.elementReference(a, i));
             out.printf(Locale.ROOT, "    %s%n", target < 0 ? "(no object of the heap)" : names.display(graph.methodTable(target), free));
         }
-    }
-
-    /** {@code [i]}, or {@code [i,j]} with each dimension's lower bound added for a multi-dimensional array. */
-    private static String label(ArrayLayout a, long i) {
-        if (a.szArray()) {
-            return "[" + i + "]";
-        }
-        long[] index = new long[a.rank()];
-        long rest = i;
-        for (int d = a.rank() - 1; d >= 0; d--) {
-            long n = Math.max(1, a.lengths()[d]);
-            index[d] = rest % n + a.lowerBounds()[d];
-            rest /= n;
-        }
-        StringBuilder s = new StringBuilder("[");
-        for (int d = 0; d < index.length; d++) {
-            s.append(d == 0 ? "" : ",").append(index[d]);
-        }
-        return s.append(']').toString();
     }
 
     /** SOS's word for the element type in the Array: line. */

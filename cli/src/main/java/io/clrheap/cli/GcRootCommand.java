@@ -1,6 +1,7 @@
 package io.clrheap.cli;
 
 import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.fields.ObjectFields;
 import io.clrheap.walker.graph.HeapGraph;
 import io.clrheap.walker.graph.ObjectGraph;
 import io.clrheap.walker.graph.GcRoots;
@@ -89,7 +90,7 @@ final class GcRootCommand implements Callable<Integer> {
         }
         GcRoots.Found found = g.rootsOf(object, max);
         List<RootPath> paths = found.keeping();
-        printGrouped(out, paths, graph, names, free);
+        printGrouped(out, paths, graph, names, free, session.fields());
         out.printf(Locale.ROOT, "Found %,d unique roots.%s%n", paths.size(), paths.size() == max ? " (--max reached)" : "");
         List<RootPath> weak = found.notKeeping();
         if (!weak.isEmpty()) {
@@ -97,7 +98,7 @@ final class GcRootCommand implements Callable<Integer> {
             if (all) {
                 out.printf(Locale.ROOT, "Not roots: %d weak handle%s or finalization registration%s reach%s the object but keep nothing alive:%n",
                         weak.size(), weak.size() == 1 ? "" : "s", weak.size() == 1 ? "" : "s", weak.size() == 1 ? "es" : "");
-                printGrouped(out, weak, graph, names, free);
+                printGrouped(out, weak, graph, names, free, session.fields());
             } else {
                 out.printf(Locale.ROOT, "Not roots: %d weak handle%s or finalization registration%s reach%s the object but keep nothing alive "
                         + "(--all lists them).%n", weak.size(), weak.size() == 1 ? "" : "s", weak.size() == 1 ? "" : "s", weak.size() == 1 ? "es" : "");
@@ -116,7 +117,7 @@ final class GcRootCommand implements Callable<Integer> {
      * then handle roots under "HandleTable:", then the finalization queue's under "Finalizer Queue:"; shortest first
      * within each.
      */
-    private static void printGrouped(PrintWriter out, List<RootPath> paths, HeapGraph graph, TypeNames names, long free) {
+    private static void printGrouped(PrintWriter out, List<RootPath> paths, HeapGraph graph, TypeNames names, long free, ObjectFields fields) {
         Map<Long, List<RootPath>> byThread = new LinkedHashMap<>();
         for (RootPath p : paths) {
             if (p.root().stack() != null) {
@@ -136,7 +137,7 @@ final class GcRootCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "    %s: %016x (stack slot %016x, conservative%s)%n", s.location(), s.value(), s.address(),
                             p.root().interior() ? ", interior pointer" : "");
                 }
-                printPath(out, p, graph, names, free);
+                printPath(out, p, graph, names, free, fields);
             }
         }
         for (boolean queue : new boolean[] {false, true}) {
@@ -154,18 +155,27 @@ final class GcRootCommand implements Callable<Integer> {
                     first = false;
                 }
                 out.printf(Locale.ROOT, "    %016x (%s)%n", p.root().address(), label(p.root().kind()));
-                printPath(out, p, graph, names, free);
+                printPath(out, p, graph, names, free, fields);
             }
         }
     }
 
-    /** The chain from the root's object to the object asked about, one {@code ->} row per object, then a blank line. */
-    private static void printPath(PrintWriter out, RootPath p, HeapGraph graph, TypeNames names, long free) {
+    /**
+     * The chain from the root's object to the object asked about, one {@code ->} row per object, each with the field
+     * or array element of the object before that holds it ({@code (field _entries)}, {@code (element [3].value)}), then a blank line.
+     */
+    private static void printPath(PrintWriter out, RootPath p, HeapGraph graph, TypeNames names, long free, ObjectFields fields) {
         for (int i = 0; i < p.objects().size(); i++) {
             long o = p.objects().get(i);
             int index = graph.indexOf(o);
-            String via = i == 0 ? "" : p.offsets().get(i - 1) == GcRoots.DEPENDENT_LINK ? " (dependent handle)"
-                    : String.format(Locale.ROOT, " (field +0x%x)", p.offsets().get(i - 1));
+            String via = "";
+            if (i > 0 && p.offsets().get(i - 1) == GcRoots.DEPENDENT_LINK) {
+                via = " (dependent handle)";
+            } else if (i > 0) {
+                long holder = p.objects().get(i - 1);
+                String slot = fields.slotName(holder, graph.methodTable(graph.indexOf(holder)), p.offsets().get(i - 1));
+                via = slot.startsWith("[") ? " (element " + slot + ")" : " (field " + slot + ")";
+            }
             out.printf(Locale.ROOT, "          -> %016x %s%s%n", o, names.display(graph.methodTable(index), free), via);
         }
         out.println();

@@ -57,7 +57,7 @@ class GraphCommandsTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).startsWith("Thread 75c8 (tid 30152, managed thread 1):\n")
                 .containsPattern("\n    rsp\\+0x[0-9a-f]+: [0-9a-f]{16} \\(stack slot 00007ffcb3de[0-9a-f]{4}, conservative")
-                .containsPattern("\n          -> 00007f929d40c170 System.Byte\\[\\] \\(field \\+0x18\\)\n")
+                .containsPattern("\n          -> 00007f929d40c170 System.Byte\\[\\] \\(element \\[1\\]\\)\n")
                 .containsPattern("\nFound [1-9][0-9]* unique roots\\.\n")
                 .contains("the stacks and registers of 7 of 7 managed threads");
     }
@@ -88,6 +88,14 @@ class GraphCommandsTest {
         assertThat(r.out()).containsPattern("^sizeof\\(" + line[0].substring(2) + "\\) = [0-9]+ \\(0x[0-9a-f]+\\) bytes \\(.+\\)\\n[0-9,]+ objects\\n$");
         int objects = Integer.parseInt(r.out().lines().toList().get(1).split(" ")[0].replace(",", ""));
         assertThat(objects).as("the object and at least its distinct direct references").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void explainNamesEachReferencesFieldAndShowsAStringsText() {
+        Outcome dictionary = run("explain", CORE, "--object", "0x7f929d400220");
+        Outcome string = run("explain", CORE, "--object", "0x7f929cc010d8");
+        assertThat(dictionary.out()).contains("+0x8 -> 0x7f929cc00208 System.Int32[] (_buckets)\n");
+        assertThat(string.out()).contains("· text: \"PINVOKE_OVERRIDE\"\n");
     }
 
     @Test

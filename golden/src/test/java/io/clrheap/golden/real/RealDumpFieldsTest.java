@@ -75,6 +75,26 @@ class RealDumpFieldsTest {
         assertThat(wrong).as("%s: reference fields pointing at no listed object", name).isEmpty();
     }
 
+    /** A reference's slot is named for gcroot and explain: a field, a place inside one, an element, a struct element's field. */
+    @org.junit.jupiter.api.Test
+    void aSlotIsNamedByTheFieldOrElementHoldingIt() throws Exception {
+        try (DumpSession session = open("net8-svr")) {
+            ObjectFields fields = session.fields();
+            var dictionary = session.object(0x7f929d400220L).orElseThrow();
+            var entries = dictionary.readObject("_entries").orElseThrow();
+            var count = dictionary.type().field("_count").orElseThrow();
+            assertThat(fields.slotName(dictionary.address(), dictionary.methodTable(), 8)).isEqualTo("_buckets");
+            assertThat(fields.slotName(dictionary.address(), dictionary.methodTable(), 8 + count.offset() + 2)).isEqualTo("_count+0x2");
+            ArrayLayout a = entries.array();
+            long key = entries.type().componentType().orElseThrow().field("key").orElseThrow().offset();
+            assertThat(fields.slotName(entries.address(), entries.methodTable(), a.element(2) + key - entries.address())).isEqualTo("[2].key");
+            var buckets = dictionary.readObject("_buckets").orElseThrow();
+            assertThat(fields.slotName(buckets.address(), buckets.methodTable(), buckets.array().element(16) - buckets.address())).isEqualTo("[16]");
+            assertThat(fields.slotName(buckets.address(), buckets.methodTable(), buckets.array().element(17) - buckets.address()))
+                    .as("past the last element").isEqualTo(String.format("+0x%x", buckets.array().element(17) - buckets.address()));
+        }
+    }
+
     /** A type reads as ClrMD's ClrType: name, base type, fields with offsets and types, an array's component type. */
     @org.junit.jupiter.api.Test
     void aManagedTypeGivesItsBaseTypeFieldsAndComponentType() throws Exception {
@@ -90,7 +110,7 @@ class RealDumpFieldsTest {
             assertThat(count.type()).isEqualTo("System.Int32");
             assertThat(count.isStatic()).isFalse();
             // the field's offset is where dumpobj reads it: the same value through the object
-            assertThat(session.memory().readInt(dictionary.address() + count.offset())).isEqualTo(dictionary.readInt("_count"));
+            assertThat(session.memory().readInt(dictionary.address() + 8 + count.offset())).isEqualTo(dictionary.readInt("_count"));
             var entries = dictionary.readObject("_entries").orElseThrow().type();
             assertThat(entries.isArray()).isTrue();
             var entry = entries.componentType().orElseThrow();

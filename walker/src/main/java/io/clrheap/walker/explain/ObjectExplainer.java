@@ -18,6 +18,7 @@ import io.clrheap.walker.walk.WalkRules;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import io.clrheap.walker.fields.ObjectFields;
 
 /**
  * Explains one address: which region holds it (or which is nearest), which object (found by walking the region with
@@ -35,6 +36,7 @@ public final class ObjectExplainer {
     private final DiscoveredHeap heap;
     private final TypeNames names;
     private final FieldReader reader;
+    private final ObjectFields fields;
 
     public ObjectExplainer(Target target, DiscoveredHeap heap, TypeNames names) {
         this.target = target;
@@ -44,6 +46,7 @@ public final class ObjectExplainer {
         this.heap = heap;
         this.names = names;
         this.reader = new FieldReader(memory, layout);
+        this.fields = new ObjectFields(memory, layout, names.metadata().orElse(null));
     }
 
     public ObjectExplanation explain(long address) {
@@ -198,6 +201,13 @@ public final class ObjectExplainer {
         }
         String type = names.display(mt, heap.freeMethodTable());
         s.note("%s, %s; heap %d, %s", kind, type, region.heap(), generation(region));
+        if (kind.equals("string")) {
+            try {
+                s.note("text: \"%s\"", fields.text(start, MAX_TEXT_SHOWN));
+            } catch (MissingMemoryException e) {
+                s.note("text: not in the dump (%s)", e.getMessage());
+            }
+        }
         if (walked.size() != size) {
             s.note("the walker reports size %d: it differs", walked.size());
         }
@@ -220,7 +230,8 @@ public final class ObjectExplainer {
         Problem p = new ObjectReferences(memory, layout).references(object, mt, size, region, (from, offset, to) -> {
             count[0]++;
             if (count[0] <= MAX_REFERENCES_LISTED) {
-                s.note("+0x%x -> 0x%x %s", offset, to, describe(to));
+                String slot = fields.slotName(object, mt, offset);
+                s.note("+0x%x -> 0x%x %s%s", offset, to, describe(to), slot.startsWith("+") ? "" : " (" + slot + ")");
             }
         });
         if (count[0] > MAX_REFERENCES_LISTED) {
@@ -245,6 +256,9 @@ public final class ObjectExplainer {
             return "(not in the dump)";
         }
     }
+
+    /** A string's text is shown up to this many characters. */
+    static final int MAX_TEXT_SHOWN = 80;
 
     /** The references listed one by one; more are counted. */
     static final int MAX_REFERENCES_LISTED = 64;

@@ -24,6 +24,25 @@ public record ArrayLayout(long elementMethodTable, int elementType, int rank, bo
         return data + i * componentSize;
     }
 
+    /** Element {@code i}'s label as dumparray prints it: {@code [i]}, or {@code [i,j]} with each dimension's lower bound added. */
+    public String label(long i) {
+        if (szArray) {
+            return "[" + i + "]";
+        }
+        long[] index = new long[rank];
+        long rest = i;
+        for (int d = rank - 1; d >= 0; d--) {
+            long n = Math.max(1, lengths[d]);
+            index[d] = rest % n + lowerBounds[d];
+            rest /= n;
+        }
+        StringBuilder s = new StringBuilder("[");
+        for (int d = 0; d < index.length; d++) {
+            s.append(d == 0 ? "" : ",").append(index[d]);
+        }
+        return s.append(']').toString();
+    }
+
     /** Whether the elements are object references. */
     public boolean references() {
         return ElementType.isReference(elementType) && componentSize == 8;

@@ -136,22 +136,22 @@ public final class ObjectFields {
         return new Field(f, d.name(), d.type(), at, value(type, at), ElementType.isReference(type) ? referenceAt(at) : 0);
     }
 
-    /** {@code mt}'s fields without values: instance fields (offsets from the object's start), then statics. */
+    /** {@code mt}'s fields without values: instance fields, then statics (offsets as {@link TypeField} says). */
     public List<TypeField> typeFields(long mt) {
         TypeFields t = named(mt);
         List<TypeField> out = new ArrayList<>(t.instance().size() + t.statics().size());
         for (Declared d : t.instance()) {
-            out.add(typeField(d, objectHeader));
+            out.add(typeField(d));
         }
         for (Declared d : t.statics()) {
-            out.add(typeField(d, 0));
+            out.add(typeField(d));
         }
         return out;
     }
 
-    private static TypeField typeField(Declared d, long header) {
+    private static TypeField typeField(Declared d) {
         FieldDesc f = d.desc();
-        return new TypeField(d.name(), d.type(), f.token(), f.offset() + header, f.elementType(), f.isStatic(), f.isThreadStatic());
+        return new TypeField(d.name(), d.type(), f.token(), f.offset(), f.elementType(), f.isStatic(), f.isThreadStatic());
     }
 
     /** {@code mt}'s EEClass's NormType: the element type of the type itself (VALUETYPE for a struct, CLASS for a class). */
@@ -254,6 +254,58 @@ public final class ObjectFields {
     /** The object element {@code i} of an array of references holds; 0 for null, another array, or when not in the dump. */
     public long elementReference(ArrayLayout array, long i) {
         return array.references() ? referenceAt(array.element(i)) : 0;
+    }
+
+    /**
+     * What the word at {@code object + offset} is, named for a reader: a field ({@code _buckets}), a place inside a
+     * struct field ({@code _value+0x8}), an array element ({@code [927]}) or a place in a struct element
+     * ({@code [3].key}); {@code +0x18} when no field is known there (the dump lacks the metadata or the layout cannot be
+     * read).
+     */
+    public String slotName(long object, long mt, long offset) {
+        String plain = String.format(Locale.ROOT, "+0x%x", offset);
+        try {
+            if (isArray(mt)) {
+                ArrayLayout a = array(object, mt);
+                long at = object + offset - a.data();
+                if (at < 0 || a.componentSize() == 0 || at / a.componentSize() >= a.length()) {
+                    return plain;
+                }
+                long i = at / a.componentSize();
+                long inner = at % a.componentSize();
+                if (a.elementType() != ElementType.VALUETYPE) {
+                    return a.label(i);
+                }
+                return a.label(i) + structSlot(named(a.elementMethodTable()).instance(), inner, ".", "+0x" + Long.toHexString(inner));
+            }
+            String name = structSlot(named(mt).instance(), offset - objectHeader, "", null);
+            return name == null ? plain : name;
+        } catch (FieldLayoutException | MissingMemoryException e) {
+            return plain;
+        }
+    }
+
+    /** The field of {@code fields} covering {@code offset} (from their offset 0), {@code prefix}ed; {@code otherwise} when none. */
+    private static String structSlot(List<Declared> fields, long offset, String prefix, String otherwise) {
+        for (Declared d : fields) {
+            long start = d.desc().offset();
+            int size = d.desc().valueSize();
+            if (offset == start || (offset > start && offset < start + size)) {
+                return prefix + d.name() + (offset == start ? "" : String.format(Locale.ROOT, "+0x%x", offset - start));
+            }
+        }
+        // a struct field's size is its type's, not in the FieldDesc: the field starting last at or before the offset
+        // holds it when it is a struct (no other field starts between them)
+        Declared holder = null;
+        for (Declared d : fields) {
+            if (d.desc().offset() <= offset && (holder == null || d.desc().offset() > holder.desc().offset())) {
+                holder = d;
+            }
+        }
+        if (holder != null && holder.desc().elementType() == ElementType.VALUETYPE) {
+            return prefix + holder.name() + String.format(Locale.ROOT, "+0x%x", offset - holder.desc().offset());
+        }
+        return otherwise;
     }
 
     /** The fields of a struct stored at {@code address} (an array element, a field): offsets from its start, no header. */
