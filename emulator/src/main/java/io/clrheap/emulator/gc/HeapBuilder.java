@@ -308,6 +308,11 @@ public final class HeapBuilder {
         new ReferenceWriter(process, types, objects.frozenTargets(), random).write(heaps);
     }
 
+    /** Writes the values of every object's fields that are no references ({@link FieldValueWriter}), the heap laid out. */
+    public void writeFieldValues(Random random) {
+        new FieldValueWriter(process, types.fields(), random).write();
+    }
+
     public long step(long size) {
         return truth.step(size);
     }
