@@ -299,6 +299,9 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("Fields.Circle", 200, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
                 .allocate(new Step.Allocate("Fields.Ring", 200, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
                 .allocate(new Step.Allocate("Fields.Tag", 100, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                // boxed structs: a walker finds a struct field's MethodTable among the heap's types
+                .allocate(new Step.Allocate("Fields.Point", 10, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Fields.Box", 10, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
                 .collect(0)
                 .build());
         add(plain.toBuilder().type(level).type(point).type(span).type(box).type(record).type(color).type(shape)

@@ -33,8 +33,9 @@ public final class TypeSystem {
     /** Whether a scenario type declares fields. */
     private final boolean typed;
     /**
-     * The EEClass of a type with fields, the same on Linux and Windows so that the twins keep their addresses: 128 bytes
-     * hold the longest, Windows 8.0's 72-byte fixed part and its 44-byte EEClassPackedFields (docs/reference/fields.md section 2).
+     * An EEClass in a process with typed objects, the same on Linux and Windows so that the twins keep their addresses:
+     * 128 bytes hold the longest, Windows 8.0's 72-byte fixed part and its 44-byte EEClassPackedFields, Windows 10.0's
+     * 96-byte ArrayClass (docs/reference/fields.md section 2).
      */
     private static final long FIELDS_EECLASS_SIZE = 128;
 
@@ -267,10 +268,9 @@ public final class TypeSystem {
         // sized as the Linux layout of the build sizes it (Process#sizing): a Windows EEClass is 16 bytes longer (COM interop
         // members), and the twins keep their MethodTables at the same addresses; the emulator writes nothing past the Linux size
         String eeClassType = isArray ? "ArrayClass" : "EEClass";
-        // System.Object's and System.ValueType's EEClasses are read for their counts by every walk of a typed object's
-        // base classes: in a process with typed objects they are as long, so that no count is read from the next block
-        boolean base = typed && (type == TypeDef.OBJECT || type == TypeDef.VALUE_TYPE_BASE);
-        long eeClassSize = type.hasFieldDescs() || base ? FIELDS_EECLASS_SIZE
+        // a field reader reads every EEClass's counts (its own type's, its base classes'): in a process with typed objects
+        // every EEClass is as long as the longest layout's, so that no count of a Windows layout is read from the next block
+        long eeClassSize = typed ? FIELDS_EECLASS_SIZE
                 : process.sizing().findType(eeClassType).orElse(layout.type(eeClassType)).size().orElseThrow();
         long eeClass = process.loaderHeap().allocate(eeClassSize, 8);
         MethodTable.Writable view = process.views().view(MethodTable.Writable.class, memory, mt);
