@@ -304,7 +304,7 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("Fields.Box", 10, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
                 .collect(0)
                 .build());
-        add(plain.toBuilder().type(level).type(point).type(span).type(box).type(record).type(color).type(shape)
+        add(plain.toBuilder().type(level).type(color).type(point).type(span).type(box).type(shape).type(record)
                 .type(TypeDef.structArray("Fields.Point[]", 8, List.of()))
                 .name("trap-struct-field")
                 .description("trap: structs stored inline, nested and with a reference inside (a walker that reads a struct field as a reference "
