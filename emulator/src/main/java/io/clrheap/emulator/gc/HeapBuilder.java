@@ -22,6 +22,8 @@ import io.clrheap.emulator.scenario.Feature;
  * the structures describing the heaps by {@link GcStructureWriter}.
  *
  * <p>§N: item N of the edge-case list, docs/reference/walker-semantics.md section 7.
+ * Long because it places every kind of object the scenarios ask for (generations, LOH, POH, frozen segments, edge
+ * cases) and hands the finished heap to the writers of references and field values; each placement rule is a few lines.
  */
 public final class HeapBuilder {
 

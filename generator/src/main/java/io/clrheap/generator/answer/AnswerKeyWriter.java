@@ -25,6 +25,7 @@ import java.util.Map;
  * {@code threads.tsv}, the object graph: {@code references.tsv}, {@code roots.tsv}, {@code live.tsv}, and the objects' fields:
  * {@code fields.tsv}. Addresses are {@code 0x} and lowercase hex, sizes unaligned decimal; the same process gives
  * the same bytes.
+ * Long because it writes every file of the answer key, each a few lines over the ground truth.
  */
 public final class AnswerKeyWriter {
 
