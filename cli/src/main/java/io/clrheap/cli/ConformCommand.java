@@ -55,6 +55,10 @@ import picocli.CommandLine;
             "           aligned word from rsp up to the stack's end and every general",
             "           register, an interior pointer flagged 'interior'), any order;",
             "           roots.tsv, as a set of rows (a 'conservative' flag is ignored)",
+            "  fields   one '0xOBJECT FIELD DECLARED_TYPE OFFSET VALUE' line per instance",
+            "           field (tabs; what ./clrheap walk DUMP --fields prints; a struct's",
+            "           fields as outer.inner); fields.tsv, row by row: missing, extra",
+            "           and wrong (declared type, offset or value) fields",
             "  eeheap   SOS-style eeheap -gc text (what ./clrheap walk DUMP --eeheap",
             "           prints); eeheap.txt, line by line",
             "  handles  SOS-style gchandles text (what ./clrheap walk DUMP --handles",
@@ -143,7 +147,7 @@ final class ConformCommand implements Callable<Integer> {
             description = "Which file of each fixture the walker reads (default: ${DEFAULT-VALUE}); a golden corpus's Windows fixtures are always their minidump.", defaultValue = "elf")
     FixtureFormat format = FixtureFormat.ELF;
 
-    @Option(names = "--expect", paramLabel = "stat|objects|refs|live|roots|eeheap|handles", description = "What the walker prints (the formats are below; default: ${DEFAULT-VALUE}).",
+    @Option(names = "--expect", paramLabel = "stat|objects|refs|live|roots|fields|eeheap|handles", description = "What the walker prints (the formats are below; default: ${DEFAULT-VALUE}).",
             defaultValue = "stat")
     String expect = "stat";
 
@@ -167,9 +171,10 @@ final class ConformCommand implements Callable<Integer> {
             case "refs" -> ConformanceRunner.Expect.REFS;
             case "live" -> ConformanceRunner.Expect.LIVE;
             case "roots" -> ConformanceRunner.Expect.ROOTS;
+            case "fields" -> ConformanceRunner.Expect.FIELDS;
             case "eeheap" -> ConformanceRunner.Expect.EEHEAP;
             case "handles" -> ConformanceRunner.Expect.HANDLES;
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat, objects, refs, live, roots, eeheap or handles, not '"
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--expect is stat, objects, refs, live, roots, fields, eeheap or handles, not '"
                     + expect + "'");
         };
         ExternalWalker command;

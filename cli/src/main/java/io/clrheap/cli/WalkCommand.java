@@ -114,6 +114,10 @@ final class WalkCommand implements Callable<Integer> {
         @Option(names = "--roots", description = "Every root, tab-separated: kind, root (handle, queue slot, stack slot or register), object, flags "
                 + "(pinned, weak, interior, conservative), thread (the answer key's roots.tsv). Threads' stacks and registers are scanned conservatively.")
         boolean roots;
+
+        @Option(names = "--fields", description = "Every instance field of every object whose type has fields, tab-separated: object, field "
+                + "(outer.inner inside a struct), declared type, offset from the object's start, value (the answer key's fields.tsv).")
+        boolean fields;
     }
 
     @Option(names = "--json", description = "Machine-readable output of the chosen report.")
@@ -209,6 +213,9 @@ final class WalkCommand implements Callable<Integer> {
         }
         if (report.roots && dacEngine != DacWalk.Engine.WALKER) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--roots goes with --engine walker only");
+        }
+        if (report.fields && (dacEngine != DacWalk.Engine.WALKER || json)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--fields goes with --engine walker only, without --json (dumpobj --json has each object's fields)");
         }
         if (filtersGiven() && dacEngine != DacWalk.Engine.WALKER) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--type, --mt, --min, --max, --gen, --live and --strings go with --engine walker");
@@ -410,6 +417,9 @@ final class WalkCommand implements Callable<Integer> {
         if (report.roots) {
             return RootsReport.print(out, err, json, quiet, session, typeNames);
         }
+        if (report.fields) {
+            return FieldsReport.print(out, err, quiet, session, typeNames);
+        }
         if (report.verify) {
             return VerifyReport.run(out, json, session.handleTables(), walker, heap, typeNames, parallel, session.target());
         }
@@ -421,7 +431,7 @@ final class WalkCommand implements Callable<Integer> {
     }
 
     private boolean noReportChosen() {
-        return !(report.objects || report.eeheap || report.handles || report.verify || report.refs || report.roots || report.stat);
+        return !(report.objects || report.eeheap || report.handles || report.verify || report.refs || report.roots || report.fields || report.stat);
     }
 
     /** The dumpheap-style filters given; {@code --live} builds the object graph (one more walk). */

@@ -21,6 +21,8 @@ public final class ConformanceRunner {
         STAT("dumpheap-stat.txt"), OBJECTS("objects.tsv"), REFS(GraphComparison.REFERENCES), LIVE(GraphComparison.LIVE),
         /** The roots, roots.tsv's rows {@code kind root object flags thread} (docs/answer-key.md), compared as a set. */
         ROOTS(GraphComparison.ROOTS),
+        /** The objects' fields, fields.tsv's rows {@code object field declared_type offset value} (docs/answer-key.md), compared row by row. */
+        FIELDS(GraphComparison.FIELDS),
         /** SOS {@code eeheap -gc} text (docs/reports.md), compared line by line with the key's. */
         EEHEAP("eeheap.txt"),
         /** SOS {@code gchandles} text (docs/reports.md), compared line by line with the key's. */
@@ -39,7 +41,7 @@ public final class ConformanceRunner {
 
         /** Whether the key file is one of the object graph's, which answer keys written before it lack. */
         boolean graph() {
-            return this == REFS || this == LIVE || this == ROOTS;
+            return this == REFS || this == LIVE || this == ROOTS || this == FIELDS;
         }
     }
 
@@ -140,6 +142,11 @@ public final class ConformanceRunner {
                     RootListing roots = RootListing.read(output);
                     notes.addAll(0, roots.notes());
                     result = GraphComparison.roots(roots, ready.answer());
+                }
+                case FIELDS -> {
+                    FieldListing fields = FieldListing.read(output);
+                    notes.addAll(0, fields.notes());
+                    result = GraphComparison.fields(fields, ready.answer());
                 }
                 case EEHEAP, HANDLES -> result = ReportComparison.lines(output, ready.answer().resolve(expect.keyFile()));
                 default -> throw new IllegalStateException("unknown --expect " + expect);

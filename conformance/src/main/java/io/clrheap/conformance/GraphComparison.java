@@ -134,6 +134,44 @@ public final class GraphComparison {
         return d.result(answerDir, false);
     }
 
+    /** fields.tsv's name and header (docs/answer-key.md). */
+    public static final String FIELDS = "fields.tsv";
+    static final String FIELDS_HEADER = "object\tfield\tdeclared_type\toffset\tvalue";
+
+    /**
+     * The walker's fields against fields.tsv, row by row keyed by object and field name: a row of the key the walker did
+     * not print is missing, one the key lacks extra, one whose declared type, offset or value differs wrong.
+     */
+    public static Comparison.Result fields(FieldListing actual, Path answerDir) throws IOException {
+        Shown d = new Shown();
+        actual.problems().forEach(d::add);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        try (KeyTable key = new KeyTable(answerDir.resolve(FIELDS), FIELDS_HEADER)) {
+            for (KeyTable.Row row = key.next(); row != null; row = key.next()) {
+                FieldRow x;
+                try {
+                    x = FieldRow.parse(row.columns());
+                } catch (NumberFormatException e) {
+                    throw key.fault(row.line(), e.getMessage(), String.join("\t", row.columns()));
+                }
+                seen.add(x.key());
+                FieldRow a = actual.rows().get(x.key());
+                if (a == null) {
+                    d.add(x.object(), String.format(Locale.ROOT, "missing field: 0x%x", x.object()), " " + x.describe() + ": in fields.tsv, not reported");
+                } else if (!a.equals(x)) {
+                    d.add(x.object(), String.format(Locale.ROOT, "wrong field: 0x%x", x.object()),
+                            " " + a.describe() + " reported; fields.tsv has " + x.type() + " at offset " + x.offset() + " = " + x.value());
+                }
+            }
+        }
+        for (FieldRow a : actual.rows().values()) {
+            if (!seen.contains(a.key())) {
+                d.add(a.object(), String.format(Locale.ROOT, "extra field: 0x%x", a.object()), " " + a.describe() + ": reported; fields.tsv has no such field");
+            }
+        }
+        return d.result(answerDir, false);
+    }
+
     private static String references(int n) {
         return n + (n == 1 ? " reference" : " references");
     }

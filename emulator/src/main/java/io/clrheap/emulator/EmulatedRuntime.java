@@ -27,10 +27,11 @@ import io.clrheap.emulator.truth.ObjectGraph;
  * @param typeNames    MethodTable → type name
  * @param module       the runtime module: platform, path, base, size, timestamp, file version
  * @param gcStatics    where the emulated GC's code and statics are, for native calls
+ * @param fields       MethodTable → the instance fields of its objects, for the types that declare or inherit fields
  */
 public record EmulatedRuntime(Scenario scenario, RuntimeLayout layout, AddressSpace memory, List<ModuleMapping> mappings,
                               GroundTruth groundTruth, Map<Long, String> typeNames, EmulatedModule module,
-                              GcStatics gcStatics) {
+                              GcStatics gcStatics, Map<Long, List<io.clrheap.emulator.truth.FieldTruth>> fields) {
 
     /** The operating system the process was built for: Linux ({@code libcoreclr.so}) or Windows ({@code coreclr.dll}). */
     public Platform platform() {

@@ -47,6 +47,8 @@ public final class RuntimeBuilder {
 
     /** Mixed into the scenario's seed for the object graph's random stream (an arbitrary odd constant). */
     private static final long OBJECT_GRAPH_SEED = 0x9e3779b97f4a7c15L;
+    /** The field values' random stream: its own, so that the object graph stays as it was without fields. */
+    private static final long FIELD_VALUES_SEED = 0x5851f42d4c957f2dL;
     /** Mixed into the scenario's seed for the threads' stacks' random stream (an arbitrary odd constant). */
     private static final long STACKS_SEED = 0xc2b2ae3d27d4eb4fL;
     /** Weak handles a {@link Feature#WEAK_ONLY_OBJECTS} scenario adds, half short, half long. */
@@ -132,6 +134,7 @@ public final class RuntimeBuilder {
         threads.placeContextEdgeCases();
         // the object graph last, over the objects as they stay: its own random stream, so the layout above stays as it was
         heaps.writeReferences(new SequentialRandom(scenario.seed() ^ OBJECT_GRAPH_SEED));
+        heaps.writeFieldValues(new SequentialRandom(scenario.seed() ^ FIELD_VALUES_SEED));
         long heapArray = new GcStructureWriter(process, globals.vtable(), globals.gcStatic("generation_table"), heaps.heaps()).write();
         threads.writeStructures();
         HandleTableBuilder handles = new HandleTableBuilder(process);
@@ -155,7 +158,7 @@ public final class RuntimeBuilder {
         GcStatics gc = globals.gcStatics(heaps.heaps().get(0).generationTable());
         process.truth().progress(null);
         return new EmulatedRuntime(scenario, layout, memory, List.copyOf(mappings), process.truth(),
-                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc);
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc, types.fields());
     }
 
     /** Weak handles to objects that stay dead with every root counted, stacks included: {@link Feature#WEAK_ONLY_OBJECTS}. */

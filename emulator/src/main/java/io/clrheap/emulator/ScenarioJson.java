@@ -13,6 +13,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import io.clrheap.emulator.scenario.FieldSpec;
+import io.clrheap.emulator.scenario.FieldType;
 import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.emulator.scenario.Feature;
 import io.clrheap.emulator.scenario.Scenario;
@@ -29,7 +31,7 @@ public final class ScenarioJson {
             "garbage", "handlesPerKind", "features", "types", "program", "seed");
     private static final Set<String> OBJECT_KEYS = Set.of("gen2", "gen1", "gen0", "loh", "poh", "frozenStrings");
     private static final Set<String> TYPE_KEYS = Set.of("name", "shape", "baseSize", "componentSize", "pointerFields", "rank",
-            "defaultConstructor", "references", "finalizer");
+            "defaultConstructor", "references", "finalizer", "parent", "fields");
     private static final Set<String> ALLOCATE_KEYS = Set.of("allocate", "count", "lengths", "where", "heap", "dies");
     private static final Set<String> COLLECT_KEYS = Set.of("collect");
     private static final Set<String> LENGTH_KEYS = Set.of("distribution", "min", "max");
@@ -74,6 +76,20 @@ public final class ScenarioJson {
             }
             if (t.finalizer()) {
                 n.put("finalizer", true);
+            }
+            if (t.parent() != null) {
+                n.put("parent", t.parent().name());
+            }
+            if (!t.fields().isEmpty()) {
+                ArrayNode fields = n.putArray("fields");
+                for (FieldSpec f : t.fields()) {
+                    ObjectNode field = fields.addObject();
+                    field.put("name", f.name());
+                    field.put("type", f.type().name());
+                    if (f.isStatic()) {
+                        field.put("static", true);
+                    }
+                }
             }
         }
         ArrayNode program = root.putArray("program");
@@ -142,16 +158,32 @@ public final class ScenarioJson {
             }
             b.features(features);
             int i = 0;
+            java.util.Map<String, TypeDef> typed = new java.util.HashMap<>();
             for (JsonNode t : array(root, "types", source)) {
                 String at = "types[" + i++ + "].";
                 unknownKeys(t, TYPE_KEYS, source, at);
                 try {
                     TypeDef.Shape shape = TypeDef.Shape.parse(text(t, "shape", source, at));
-                    b.type(new TypeDef(text(t, "name", source, at), shape,
+                    TypeDef parent = t.has("parent") ? typed.get(text(t, "parent", source, at)) : null;
+                    if (t.has("parent") && parent == null) {
+                        throw new IllegalArgumentException("the parent " + text(t, "parent", source, at) + " is no class with fields defined before");
+                    }
+                    List<FieldSpec> fields = new java.util.ArrayList<>();
+                    if (t.has("fields")) {
+                        for (JsonNode f : t.get("fields")) {
+                            fields.add(new FieldSpec(f.path("name").asText(), fieldType(f.path("type").asText(), typed),
+                                    f.path("static").asBoolean(false)));
+                        }
+                    }
+                    TypeDef def = new TypeDef(text(t, "name", source, at), shape,
                             integer(t, "baseSize", source, at), t.has("componentSize") ? integer(t, "componentSize", source, at) : 0,
                             t.has("pointerFields") ? integer(t, "pointerFields", source, at) : 0, t.has("rank") ? integer(t, "rank", source, at) : 1,
                             t.has("defaultConstructor") ? bool(t, "defaultConstructor", source, at) : shape == TypeDef.Shape.CLASS,
-                            references(t, source, at), t.has("finalizer") && bool(t, "finalizer", source, at)));
+                            references(t, source, at), t.has("finalizer") && bool(t, "finalizer", source, at), fields, parent);
+                    if (def.hasFieldDescs()) {
+                        typed.put(def.name(), def);
+                    }
+                    b.type(def);
                 } catch (IllegalArgumentException e) {
                     throw named(e, source, at);
                 }
@@ -253,6 +285,41 @@ public final class ScenarioJson {
     }
 
     /** A type's "references": an array of offsets (empty when absent). */
+    /** The primitives by the names a field's type is written with. */
+    private static final java.util.Map<String, Integer> PRIMITIVES = java.util.Map.ofEntries(
+            java.util.Map.entry("System.Boolean", 0x2), java.util.Map.entry("System.Char", 0x3), java.util.Map.entry("System.SByte", 0x4),
+            java.util.Map.entry("System.Byte", 0x5), java.util.Map.entry("System.Int16", 0x6), java.util.Map.entry("System.UInt16", 0x7),
+            java.util.Map.entry("System.Int32", 0x8), java.util.Map.entry("System.UInt32", 0x9), java.util.Map.entry("System.Int64", 0xa),
+            java.util.Map.entry("System.UInt64", 0xb), java.util.Map.entry("System.Single", 0xc), java.util.Map.entry("System.Double", 0xd));
+
+    /**
+     * A field's type by name: a primitive, System.String, System.Object, {@code T[]}, an enum or struct of the scenario
+     * defined before (stored inline), else a class of the scenario (a reference).
+     */
+    private static FieldType fieldType(String name, java.util.Map<String, TypeDef> typed) {
+        if (name.endsWith("[]")) {
+            return FieldType.arrayOf(fieldType(name.substring(0, name.length() - 2), typed));
+        }
+        Integer primitive = PRIMITIVES.get(name);
+        if (primitive != null) {
+            return FieldType.primitive(primitive);
+        }
+        if (name.equals("System.String")) {
+            return FieldType.STRING;
+        }
+        if (name.equals("System.Object")) {
+            return FieldType.OBJECT;
+        }
+        TypeDef t = typed.get(name);
+        if (t != null && t.isEnum()) {
+            return FieldType.enumOf(t);
+        }
+        if (t != null && t.shape() == TypeDef.Shape.BOXED) {
+            return FieldType.struct(t);
+        }
+        return FieldType.classNamed(name);
+    }
+
     private static List<Integer> references(JsonNode type, String source, String prefix) {
         List<Integer> offsets = new java.util.ArrayList<>();
         if (!type.has("references")) {

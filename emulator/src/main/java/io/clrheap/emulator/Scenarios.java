@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import io.clrheap.emulator.scenario.FieldSpec;
+import io.clrheap.emulator.scenario.FieldType;
 import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.emulator.scenario.Feature;
 import io.clrheap.emulator.scenario.Scenario;
@@ -148,6 +150,7 @@ public final class Scenarios {
                 .description("trap: stale stack slots below each thread's rsp holding references to dead objects (a walker that scans "
                         + "below rsp reports them as stack roots, and their objects live)")
                 .build());
+        addFieldScenarios(plain);
         add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").threads(7).features(Set.of(Feature.values())).build());
         // measurements (not in the corpus, not built by the per-scenario tests: see LARGE). The emulator places about
         // 97 % of the declared counts (large: 5,304,000 declared, 5,158,624 placed), hence 104 M declared for scale-64
@@ -208,6 +211,126 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("Graph.Resource", 100, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
                 .allocate(new Step.Allocate("Graph.Tree", 300, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.2))
                 .build();
+    }
+
+    /**
+     * Typed fields (docs/answer-key.md, fields.tsv): a base class and classes deriving from it, structs stored inline
+     * (one with a reference), enums, arrays of each, every primitive, statics; on the plain heap, so that only fields
+     * differ from it. The traps each stress one thing a field reader gets wrong: base classes' fields (three levels, one
+     * class with none of its own), struct fields (nested, with references and odd sizes), and the packed FieldDesc
+     * (offsets up to a large object's, element types with the low bit set, RIDs unlike the offsets).
+     */
+    private static void addFieldScenarios(Scenario plain) {
+        TypeDef color = TypeDef.enumType("Fields.Color", io.clrheap.value.ElementType.I4);
+        TypeDef level = TypeDef.enumType("Fields.Level", io.clrheap.value.ElementType.U1);
+        TypeDef point = TypeDef.withFields("Fields.Point", TypeDef.Shape.BOXED, null, List.of(
+                FieldSpec.of("X", FieldType.primitive(io.clrheap.value.ElementType.I4)),
+                FieldSpec.of("Y", FieldType.primitive(io.clrheap.value.ElementType.I4))));
+        // a struct with a reference, declared references first then by size, so that sequential and automatic layout agree
+        TypeDef span = TypeDef.withFields("Fields.Span", TypeDef.Shape.BOXED, null, List.of(
+                FieldSpec.of("Label", FieldType.STRING),
+                FieldSpec.of("Start", FieldType.primitive(io.clrheap.value.ElementType.I8)),
+                FieldSpec.of("Length", FieldType.primitive(io.clrheap.value.ElementType.I4)),
+                FieldSpec.of("Kind", FieldType.enumOf(level))));
+        TypeDef box = TypeDef.withFields("Fields.Box", TypeDef.Shape.BOXED, null, List.of(
+                FieldSpec.of("Corner", FieldType.struct(point)),
+                FieldSpec.of("Size", FieldType.struct(point))));
+        TypeDef shape = TypeDef.withFields("Fields.Shape", TypeDef.Shape.CLASS, null, List.of(
+                FieldSpec.of("Name", FieldType.STRING),
+                FieldSpec.of("Id", FieldType.primitive(io.clrheap.value.ElementType.I4)),
+                FieldSpec.of("Color", FieldType.enumOf(color)),
+                FieldSpec.of("Visible", FieldType.primitive(io.clrheap.value.ElementType.BOOLEAN)),
+                FieldSpec.ofStatic("Count", FieldType.primitive(io.clrheap.value.ElementType.I4))));
+        // the base class ends at 17 bytes: Alpha, Mark and Weight fill the gap before the 8-byte fields (FieldLayout)
+        TypeDef circle = TypeDef.withFields("Fields.Circle", TypeDef.Shape.CLASS, shape, List.of(
+                FieldSpec.of("Radius", FieldType.primitive(io.clrheap.value.ElementType.R8)),
+                FieldSpec.of("Center", FieldType.struct(point)),
+                FieldSpec.of("Mark", FieldType.primitive(io.clrheap.value.ElementType.CHAR)),
+                FieldSpec.of("Alpha", FieldType.primitive(io.clrheap.value.ElementType.U1)),
+                FieldSpec.of("Weight", FieldType.primitive(io.clrheap.value.ElementType.R4)),
+                FieldSpec.of("Next", FieldType.classNamed("Fields.Shape")),
+                FieldSpec.of("Samples", FieldType.arrayOf(FieldType.primitive(io.clrheap.value.ElementType.I4)))));
+        TypeDef ring = TypeDef.withFields("Fields.Ring", TypeDef.Shape.CLASS, circle, List.of(
+                FieldSpec.of("Inner", FieldType.primitive(io.clrheap.value.ElementType.R8)),
+                FieldSpec.of("Hole", FieldType.struct(box))));
+        TypeDef tag = TypeDef.withFields("Fields.Tag", TypeDef.Shape.CLASS, shape, List.of());
+        TypeDef record = TypeDef.withFields("Fields.Record", TypeDef.Shape.CLASS, null, List.of(
+                FieldSpec.of("Span", FieldType.struct(span)),
+                FieldSpec.of("Points", FieldType.arrayOf(FieldType.struct(point))),
+                FieldSpec.of("Colors", FieldType.arrayOf(FieldType.enumOf(color))),
+                FieldSpec.of("Names", FieldType.arrayOf(FieldType.STRING)),
+                FieldSpec.of("Shapes", FieldType.arrayOf(FieldType.classNamed("Fields.Shape"))),
+                FieldSpec.of("Link", FieldType.classNamed("Fields.Record")),
+                FieldSpec.of("Any", FieldType.OBJECT),
+                FieldSpec.of("Small", FieldType.primitive(io.clrheap.value.ElementType.I1)),
+                FieldSpec.of("Short", FieldType.primitive(io.clrheap.value.ElementType.I2)),
+                FieldSpec.of("Word", FieldType.primitive(io.clrheap.value.ElementType.U2)),
+                FieldSpec.of("Unsigned", FieldType.primitive(io.clrheap.value.ElementType.U4)),
+                FieldSpec.of("Big", FieldType.primitive(io.clrheap.value.ElementType.U8)),
+                FieldSpec.of("Ratio", FieldType.primitive(io.clrheap.value.ElementType.R4)),
+                FieldSpec.of("Level", FieldType.enumOf(level)),
+                FieldSpec.ofStatic("Default", FieldType.STRING)));
+        Scenario.Builder typed = plain.toBuilder()
+                .type(color).type(level).type(point).type(span).type(box).type(shape).type(circle).type(ring).type(tag).type(record)
+                .type(TypeDef.structArray("Fields.Point[]", 8, List.of()))
+                .type(TypeDef.arrayOf("Fields.Color[]", 4))
+                .type(TypeDef.referenceArray("Fields.Shape[]"));
+        add(typed.name("fields")
+                .description("typed fields: every primitive, strings, references, structs inline (nested, with a reference), enums, arrays of each, "
+                        + "base classes' fields, statics; fields.tsv gives every field of every object")
+                .allocate(new Step.Allocate("Fields.Shape", 60, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Fields.Circle", 80, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Fields.Ring", 40, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Fields.Tag", 20, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("Fields.Record", 80, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("Fields.Span", 20, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Fields.Point", 20, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Fields.Box", 10, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Fields.Color", 10, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("Fields.Point[]", 20, Step.Lengths.uniform(0, 6), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Fields.Color[]", 20, Step.Lengths.uniform(0, 6), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Fields.Shape[]", 20, Step.Lengths.uniform(0, 6), Step.Where.GEN2, -1, 0))
+                .collect(0)
+                .build());
+        add(plain.toBuilder().type(color).type(level).type(point).type(span).type(box).type(shape).type(circle).type(ring).type(tag)
+                .name("trap-base-fields")
+                .description("trap: classes three deep whose base classes declare fields (a walker that reads only the FieldDescs of the object's own "
+                        + "class misses the base classes' rows)")
+                .allocate(new Step.Allocate("Fields.Circle", 200, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Fields.Ring", 200, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Fields.Tag", 100, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                // boxed structs: a walker finds a struct field's MethodTable among the heap's types
+                .allocate(new Step.Allocate("Fields.Point", 10, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Fields.Box", 10, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .collect(0)
+                .build());
+        add(plain.toBuilder().type(level).type(color).type(point).type(span).type(box).type(shape).type(record)
+                .type(TypeDef.structArray("Fields.Point[]", 8, List.of()))
+                .name("trap-struct-field")
+                .description("trap: structs stored inline, nested and with a reference inside (a walker that reads a struct field as a reference "
+                        + "prints its first 8 bytes for the struct and none of its fields)")
+                .allocate(new Step.Allocate("Fields.Record", 300, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Fields.Box", 200, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Fields.Span", 50, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0))
+                .allocate(new Step.Allocate("Fields.Point[]", 10, Step.Lengths.uniform(1, 4), Step.Where.GEN2, -1, 0))
+                .collect(0)
+                .build());
+        // CHAR (3), U1 (5), R8 (0xd), U4 (9), VALUETYPE (0x11): element types whose low bit sits at bit 27 of dword2, next to the offset
+        TypeDef packed = TypeDef.withFields("Fields.Packed", TypeDef.Shape.CLASS, null, List.of(
+                FieldSpec.of("C", FieldType.primitive(io.clrheap.value.ElementType.CHAR)),
+                FieldSpec.of("B", FieldType.primitive(io.clrheap.value.ElementType.U1)),
+                FieldSpec.of("D", FieldType.primitive(io.clrheap.value.ElementType.R8)),
+                FieldSpec.of("U", FieldType.primitive(io.clrheap.value.ElementType.U4)),
+                FieldSpec.of("P", FieldType.struct(point)),
+                FieldSpec.of("S", FieldType.STRING)));
+        add(plain.toBuilder().type(point).type(packed)
+                .name("trap-packed-offset")
+                .description("trap: FieldDescs whose element types set bit 27 of dword2 and whose RIDs differ from their offsets (a walker that "
+                        + "reads the offset with more than 27 bits, or from dword1, reads every field at the wrong place)")
+                .allocate(new Step.Allocate("Fields.Packed", 400, Step.Lengths.fixed(0), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("Fields.Point", 40, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .collect(0)
+                .build());
     }
 
     private Scenarios() {

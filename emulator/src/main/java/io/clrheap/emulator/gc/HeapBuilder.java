@@ -22,6 +22,8 @@ import io.clrheap.emulator.scenario.Feature;
  * the structures describing the heaps by {@link GcStructureWriter}.
  *
  * <p>§N: item N of the edge-case list, docs/reference/walker-semantics.md section 7.
+ * Long because it places every kind of object the scenarios ask for (generations, LOH, POH, frozen segments, edge
+ * cases) and hands the finished heap to the writers of references and field values; each placement rule is a few lines.
  */
 public final class HeapBuilder {
 
@@ -306,6 +308,11 @@ public final class HeapBuilder {
     /** Writes every object's references and fills the finalization queues ({@link ReferenceWriter}), the heap laid out. */
     public void writeReferences(Random random) {
         new ReferenceWriter(process, types, objects.frozenTargets(), random).write(heaps);
+    }
+
+    /** Writes the values of every object's fields that are no references ({@link FieldValueWriter}), the heap laid out. */
+    public void writeFieldValues(Random random) {
+        new FieldValueWriter(process, types.fields(), random).write();
     }
 
     public long step(long size) {

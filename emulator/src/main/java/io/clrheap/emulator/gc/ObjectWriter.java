@@ -15,10 +15,19 @@ final class ObjectWriter {
 
     /** Some references point at one of these (frozen string literals never move nor die): the first 4,096. */
     private static final int REFERENCE_POOL = 4096;
-    /** 'a'..'z' over and over as UTF-16LE: the characters of every string, copied in one write. */
-    private static final byte[] CHARACTERS = characters(4096);
     /** The largest free object: a length of 2^32 - 8 (the largest 8-aligned 32-bit length) after its 24-byte header. */
     private static final long MAX_FREE_OBJECT = (1L << 32) - 8 + 24;
+    /** The text strings are cut from. */
+    private static final String TEXT = "The quick brown fox jumps over the lazy dog. Grüße aus Köln, ça va? Ελληνικά γράμματα. "
+            + "Русский текст. 日本語のテキスト。 中文字符。 한국어 문장. עברית. العربية. ½ € £ ¥ © ✓ ★ → ∑ ∞. ";
+    /** How many different starts in the text a string's characters may have. */
+    private static final int TEXT_STARTS = 97;
+    /**
+     * Text in several scripts over and over as UTF-16LE: the characters of every string, copied in one write from a
+     * start that varies with the string's address (so that strings differ). Only characters of the Basic Multilingual
+     * Plane: a string cut anywhere holds no half surrogate pair.
+     */
+    private static final byte[] CHARACTERS = characters(4096 + TEXT_STARTS);
 
     private final AddressSpace memory;
     private final TypeSystem types;
@@ -61,9 +70,11 @@ final class ObjectWriter {
         }
         switch (spec.shape()) {
             case STRING -> {
-                for (long c = 0; c < count; c += CHARACTERS.length / 2) {
-                    int chars = (int) Math.min(count - c, CHARACTERS.length / 2);
-                    memory.write(at + charsOffset + 2 * c, CHARACTERS, 0, 2 * chars);
+                int start = (int) Long.remainderUnsigned(at >>> 3, TEXT_STARTS);
+                int chunk = CHARACTERS.length / 2 - TEXT_STARTS;
+                for (long c = 0; c < count; c += chunk) {
+                    int chars = (int) Math.min(count - c, chunk);
+                    memory.write(at + charsOffset + 2 * c, CHARACTERS, 2 * start, 2 * chars);
                 }
             }
             default -> {
@@ -74,11 +85,11 @@ final class ObjectWriter {
     }
 
     private static byte[] characters(int count) {
-        byte[] bytes = new byte[2 * count];
-        for (int c = 0; c < count; c++) {
-            bytes[2 * c] = (byte) ('a' + c % 26);
+        StringBuilder text = new StringBuilder(count);
+        while (text.length() < count) {
+            text.append(TEXT);
         }
-        return bytes;
+        return text.substring(0, count).getBytes(java.nio.charset.StandardCharsets.UTF_16LE);
     }
 
     /** The frozen string literals references may point at. */

@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * ECMA-335 metadata as a whole (II.24.2.1): the root ({@code BSJB}, version 1.1, the version string
  * {@value #VERSION} every .NET assembly carries), the stream headers and the streams {@code #~}, {@code #Strings},
- * {@code #US}, {@code #GUID}, {@code #Blob} in that order (the order compilers write them). {@code #US} and
- * {@code #Blob} hold only their empty entry; {@code #GUID} the module's MVID, derived from the assembly's name so that
+ * {@code #US}, {@code #GUID}, {@code #Blob} in that order (the order compilers write them). {@code #US} holds
+ * only its empty entry, {@code #Blob} the fields' signatures; {@code #GUID} the module's MVID, derived from the assembly's name so that
  * the same assembly gives the same bytes.
  */
 public final class MetadataRoot {
@@ -28,8 +28,9 @@ public final class MetadataRoot {
     /** The metadata of an assembly holding {@code types} (TypeDef rows from RID {@value MetadataTables#FIRST_TYPE_RID}). */
     public static byte[] build(AssemblyIdentity assembly, List<TypeDefRow> types) {
         StringHeap strings = new StringHeap();
-        byte[] tables = MetadataTables.stream(assembly, types, strings, 1);
-        byte[][] streams = {tables, strings.stream(), new byte[4], mvid(assembly.simpleName()), new byte[4]};
+        BlobHeap blobs = new BlobHeap();
+        byte[] tables = MetadataTables.stream(assembly, types, strings, blobs, 1);
+        byte[][] streams = {tables, strings.stream(), new byte[4], mvid(assembly.simpleName()), blobs.stream()};
         String[] names = {"#~", "#Strings", "#US", "#GUID", "#Blob"};
 
         byte[] version = Arrays.copyOf(VERSION.getBytes(StandardCharsets.US_ASCII), (VERSION.length() + 1 + 3) & -4);

@@ -25,9 +25,14 @@ import java.util.Locale;
  *                      references. Empty for the other shapes (an array of references holds references by its shape)
  * @param finalizer     a class with a finalizer (MTFlags HasFinalizer): its objects are registered in the
  *                      finalization queue; classes only
+ * @param fields        the fields it declares (a class or boxed value): its EEClass gets their FieldDescs and its
+ *                      assembly their Field rows; BaseSize and references then follow from their layout
+ *                      ({@link FieldLayout}). Empty for a type described by size and references only
+ * @param parent        the base class, a class of the scenario with fields; null for System.Object (or
+ *                      System.ValueType, System.Array by shape)
  */
 public record TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank, boolean defaultConstructor,
-                      List<Integer> references, boolean finalizer) {
+                      List<Integer> references, boolean finalizer, List<FieldSpec> fields, TypeDef parent) {
 
     /** What kind of type it is. */
     public enum Shape {
@@ -84,6 +89,10 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
 
     public TypeDef {
         references = references == null ? List.of() : List.copyOf(references);
+        fields = fields == null ? List.of() : List.copyOf(fields);
+        if (!fields.isEmpty() || parent != null) {
+            checkFields(name, shape, baseSize, references, fields, parent);
+        }
         if (pointerFields > 0 && !references.isEmpty()) {
             throw new IllegalArgumentException(name + ": give pointerFields or references, not both");
         }
@@ -162,6 +171,83 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
         }
     }
 
+    /** A type with fields: a class or boxed value, its BaseSize and references those its field layout gives. */
+    private static void checkFields(String name, Shape shape, int baseSize, List<Integer> references, List<FieldSpec> fields, TypeDef parent) {
+        if (shape != Shape.CLASS && shape != Shape.BOXED) {
+            throw new IllegalArgumentException(name + ": only a class or a boxed value declares fields");
+        }
+        if (parent != null && (shape != Shape.CLASS || parent.shape() != Shape.CLASS)) {
+            throw new IllegalArgumentException(name + ": only a class derives from a class of the scenario");
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (FieldSpec f : fields) {
+            if (!names.add(f.name())) {
+                throw new IllegalArgumentException(name + ": two fields named " + f.name());
+            }
+        }
+        FieldLayout layout = FieldLayout.of(shape == Shape.BOXED, parent, fields);
+        List<Integer> expected = instanceReferences(parent, fields, layout);
+        if (baseSize != layout.baseSize() || !references.equals(expected)) {
+            throw new IllegalArgumentException(String.format("%s: its fields give BaseSize %d and references %s, not %d and %s",
+                    name, layout.baseSize(), expected, baseSize, references));
+        }
+    }
+
+    /**
+     * A class or boxed value with {@code fields}, deriving from {@code parent} (a class of the scenario, or null): its
+     * BaseSize and references from the fields' layout ({@link FieldLayout}), the base class's fields first.
+     */
+    public static TypeDef withFields(String name, Shape shape, TypeDef parent, List<FieldSpec> fields) {
+        FieldLayout layout = FieldLayout.of(shape == Shape.BOXED, parent, fields);
+        return new TypeDef(name, shape, layout.baseSize(), 0, 0, 1, shape == Shape.CLASS, instanceReferences(parent, fields, layout), false, fields, parent);
+    }
+
+    /** The name of an enum's one instance field (ECMA-335 II.14.3). */
+    public static final String ENUM_VALUE_FIELD = "value__";
+
+    /** An enum of underlying type {@code elementType} (I1 to U8): a value type whose one instance field is {@code value__}. */
+    public static TypeDef enumType(String name, int elementType) {
+        return withFields(name, Shape.BOXED, null, List.of(FieldSpec.of(ENUM_VALUE_FIELD, FieldType.primitive(elementType))));
+    }
+
+    /** Whether it is an enum ({@link #enumType}). */
+    public boolean isEnum() {
+        return shape == Shape.BOXED && fields.size() == 1 && fields.getFirst().name().equals(ENUM_VALUE_FIELD) && !fields.getFirst().isStatic();
+    }
+
+    /** Whether its EEClass describes fields: it declares some or derives from a class that does. */
+    public boolean hasFieldDescs() {
+        return !fields.isEmpty() || parent != null;
+    }
+
+    /**
+     * The offsets from the object start of the references a type with fields holds: its base class's, its reference
+     * fields', and those inside its structs, ascending.
+     */
+    private static List<Integer> instanceReferences(TypeDef parent, List<FieldSpec> fields, FieldLayout layout) {
+        List<Integer> out = new java.util.ArrayList<>();
+        if (parent != null) {
+            out.addAll(parent.references());
+        }
+        int[] offsets = layout.offsets();
+        for (int i = 0; i < fields.size(); i++) {
+            FieldSpec f = fields.get(i);
+            if (f.isStatic()) {
+                continue;
+            }
+            if (f.type().reference()) {
+                out.add(8 + offsets[i]);
+            } else if (f.type().kind() == FieldType.Kind.STRUCT) {
+                // the struct's references as boxed (after its MethodTable word), moved to where it is stored
+                for (int r : f.type().valueType().references()) {
+                    out.add(offsets[i] + r);
+                }
+            }
+        }
+        java.util.Collections.sort(out);
+        return List.copyOf(out);
+    }
+
     /** Offsets ascending, 8-aligned, in [first, last]. */
     private static void checkOffsets(String name, List<Integer> offsets, int first, int last, String what) {
         int previous = first - 8;
@@ -172,6 +258,12 @@ public record TypeDef(String name, Shape shape, int baseSize, int componentSize,
             }
             previous = offset;
         }
+    }
+
+    /** A type without declared fields: its size and references given. */
+    public TypeDef(String name, Shape shape, int baseSize, int componentSize, int pointerFields, int rank, boolean defaultConstructor,
+                   List<Integer> references, boolean finalizer) {
+        this(name, shape, baseSize, componentSize, pointerFields, rank, defaultConstructor, references, finalizer, List.of(), null);
     }
 
     /** A type with the first pointerFields words as references and no finalizer (the record's older form). */

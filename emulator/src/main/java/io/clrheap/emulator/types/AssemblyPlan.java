@@ -1,6 +1,10 @@
 package io.clrheap.emulator.types;
 
 import io.clrheap.emulator.metadata.AssemblyIdentity;
+import io.clrheap.emulator.metadata.FieldRow;
+import io.clrheap.emulator.scenario.FieldSpec;
+import io.clrheap.emulator.scenario.FieldType;
+import io.clrheap.value.ElementType;
 import io.clrheap.emulator.metadata.MetadataTables;
 import io.clrheap.emulator.metadata.TypeDefRow;
 import io.clrheap.emulator.scenario.TypeDef;
@@ -71,7 +75,14 @@ public final class AssemblyPlan {
             builders[a].define(n, e.getValue());
             assemblyOf.put(e.getKey(), a);
         }
-        return new AssemblyPlan(List.of(builders[CORE].build(), builders[APP].build()), assemblyOf);
+        // the types with fields (and their struct, enum and class field types, known by name), defined by now
+        Map<String, TypeDef> declared = new HashMap<>();
+        for (TypeDef t : types) {
+            if (t.hasFieldDescs()) {
+                declared.put(t.typeName().definitionName(), t);
+            }
+        }
+        return new AssemblyPlan(List.of(builders[CORE].build(declared, valueType), builders[APP].build(declared, valueType)), assemblyOf);
     }
 
     /** CoreLib, then the scenario's assembly. */
@@ -91,6 +102,20 @@ public final class AssemblyPlan {
     /** The TypeDef RID of {@code type} (not an array) in its assembly. */
     public int rid(TypeDef type) {
         return assemblies.get(assemblyOf(type)).rids().get(type.typeName().definitionName());
+    }
+
+    /** The first byte of a FIELD signature (ECMA-335 II.23.2.4). */
+    private static final int FIELD_SIGNATURE = 0x06;
+
+    /** The Field RID of field {@code index} of {@code type} (its declaration order): the rows run type after type (II.22.37 FieldList). */
+    public int fieldRid(TypeDef type, int index) {
+        EmulatedAssembly assembly = assemblies.get(assemblyOf(type));
+        int rid = 1;
+        int own = rid(type);
+        for (int i = 0; i < assembly.types().size() && MetadataTables.FIRST_TYPE_RID + i < own; i++) {
+            rid += assembly.types().get(i).fields().size();
+        }
+        return rid + index;
     }
 
     /** The TypeDefs of one assembly as they are defined: enclosing types first, RIDs in order. */
@@ -118,8 +143,64 @@ public final class AssemblyPlan {
             return rid;
         }
 
-        EmulatedAssembly build() {
-            return new EmulatedAssembly(identity, rows, rids);
+        /** The rows, those of the types in {@code declared} with their base class and Field rows. */
+        EmulatedAssembly build(Map<String, TypeDef> declared, Map<String, Boolean> valueType) {
+            List<TypeDefRow> out = new ArrayList<>();
+            List<String> keys = new ArrayList<>(rids.keySet());
+            for (int i = 0; i < rows.size(); i++) {
+                TypeDefRow row = rows.get(i);
+                TypeDef t = declared.get(keys.get(i));
+                if (t == null) {
+                    out.add(row);
+                    continue;
+                }
+                List<FieldRow> fields = new ArrayList<>();
+                for (FieldSpec f : t.fields()) {
+                    int flags = FieldRow.PUBLIC | (f.isStatic() ? FieldRow.STATIC : 0)
+                            | (f.name().equals(TypeDef.ENUM_VALUE_FIELD) && t.isEnum() ? FieldRow.SPECIAL_NAME : 0);
+                    java.io.ByteArrayOutputStream sig = new java.io.ByteArrayOutputStream();
+                    sig.write(FIELD_SIGNATURE);
+                    signature(sig, f.type(), t, valueType);
+                    fields.add(new FieldRow(flags, f.name(), sig.toByteArray()));
+                }
+                int extendsRid = t.parent() == null ? 0 : rid(t.parent().typeName().definitionName(), t);
+                out.add(new TypeDefRow(row.flags(), row.name(), row.namespace(), row.enclosingRid(), extendsRid, fields));
+            }
+            return new EmulatedAssembly(identity, out, rids);
+        }
+
+        /** A type's encoding in a FIELD signature (ECMA-335 II.23.2.12): an element type, a TypeDef coded index after CLASS or VALUETYPE. */
+        private void signature(java.io.ByteArrayOutputStream sig, FieldType type, TypeDef owner, Map<String, Boolean> valueType) {
+            switch (type.kind()) {
+                case PRIMITIVE -> sig.write(type.primitive());
+                case STRING -> sig.write(ElementType.STRING);
+                case OBJECT -> sig.write(ElementType.OBJECT);
+                case ARRAY -> {
+                    sig.write(ElementType.SZARRAY);
+                    signature(sig, type.element(), owner, valueType);
+                }
+                case CLASS, STRUCT, ENUM -> {
+                    String name = TypeName.parse(type.name()).definitionName();
+                    Boolean value = valueType.get(name);
+                    if (value == null) {
+                        throw new IllegalArgumentException(owner.name() + ": the type " + type.name() + " of a field is not one of the scenario's types");
+                    }
+                    sig.write(value ? ElementType.VALUETYPE : ElementType.CLASS);
+                    // TypeDefOrRef coded index, tag 0: a TypeDef (II.23.2.8)
+                    sig.writeBytes(io.clrheap.emulator.metadata.BlobHeap.compressed(rid(name, owner) << 2));
+                }
+                default -> throw new IllegalStateException();
+            }
+        }
+
+        /** The RID of a type this assembly defines, which a field or base class of {@code owner} names. */
+        private int rid(String name, TypeDef owner) {
+            Integer rid = rids.get(name);
+            if (rid == null) {
+                throw new IllegalArgumentException(owner.name() + " (in " + identity.simpleName() + ") names " + name
+                        + ", a type of another assembly: an emulated assembly has no TypeRefs");
+            }
+            return rid;
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import io.clrheap.emulator.process.Process;
+import io.clrheap.emulator.truth.FieldTruth;
 import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.scenario.TypeDef;
 
@@ -27,6 +28,16 @@ public final class TypeSystem {
     private final Map<TypeDef, Placed> placed = new java.util.HashMap<>();
     private final Map<Long, TypeDef> byMethodTable = new java.util.HashMap<>();
     private final Map<Long, GcDescriptor> descriptors = new java.util.HashMap<>();
+    private final Map<Long, List<FieldTruth>> fields = new java.util.HashMap<>();
+    private final FieldDescWriter fieldDescs;
+    /** Whether a scenario type declares fields. */
+    private final boolean typed;
+    /**
+     * An EEClass in a process with typed objects, the same on Linux and Windows so that the twins keep their addresses:
+     * 128 bytes hold the longest, Windows 8.0's 72-byte fixed part and its 44-byte EEClassPackedFields, Windows 10.0's
+     * 96-byte ArrayClass (docs/reference/fields.md section 2).
+     */
+    private static final long FIELDS_EECLASS_SIZE = 128;
 
     /** A type ready to place: its MethodTable and its entry in the ground truth, looked up once, not per object. */
     public record Placed(TypeDef def, long methodTable, int truthType) {
@@ -56,6 +67,8 @@ public final class TypeSystem {
         all.add(TypeDef.VALUE_TYPE_BASE);
         all.addAll(scenarioTypes);
         plan = AssemblyPlan.of(process.scenario().name(), process.layout().primaryBuild().version(), all);
+        fieldDescs = new FieldDescWriter(process, plan);
+        typed = scenarioTypes.stream().anyMatch(TypeDef::hasFieldDescs);
         // CoreLib's Module first; the scenario assembly's after the MethodTables (so that CoreLib's MethodTables stay
         // where a process with one Module had them); the files they were loaded from are laid out last (AssemblyFile)
         modules[AssemblyPlan.CORE] = newModule();
@@ -153,6 +166,11 @@ public final class TypeSystem {
         return byMethodTable.get(mt);
     }
 
+    /** MethodTable → the instance fields of its objects (base classes' first, structs' fields after each struct), for types with fields. */
+    public Map<Long, List<FieldTruth>> fields() {
+        return java.util.Collections.unmodifiableMap(fields);
+    }
+
     /** The GC descriptor written before the MethodTable at {@code mt}, or null when its objects hold no references. */
     public GcDescriptor descriptor(long mt) {
         return descriptors.get(mt);
@@ -222,7 +240,7 @@ public final class TypeSystem {
             long parent = switch (type.shape()) {
                 case ARRAY, REFERENCE_ARRAY, MD_ARRAY -> arrayMethodTable;
                 case BOXED -> valueTypeMethodTable;
-                default -> objectMethodTable;
+                default -> type.parent() != null ? methodTable(type.parent()) : objectMethodTable;
             };
             mt = define(type, parent);
         }
@@ -250,7 +268,11 @@ public final class TypeSystem {
         // sized as the Linux layout of the build sizes it (Process#sizing): a Windows EEClass is 16 bytes longer (COM interop
         // members), and the twins keep their MethodTables at the same addresses; the emulator writes nothing past the Linux size
         String eeClassType = isArray ? "ArrayClass" : "EEClass";
-        long eeClass = process.loaderHeap().allocate(process.sizing().findType(eeClassType).orElse(layout.type(eeClassType)).size().orElseThrow(), 8);
+        // a field reader reads every EEClass's counts (its own type's, its base classes'): in a process with typed objects
+        // every EEClass is as long as the longest layout's, so that no count of a Windows layout is read from the next block
+        long eeClassSize = typed ? FIELDS_EECLASS_SIZE
+                : process.sizing().findType(eeClassType).orElse(layout.type(eeClassType)).size().orElseThrow();
+        long eeClass = process.loaderHeap().allocate(eeClassSize, 8);
         MethodTable.Writable view = process.views().view(MethodTable.Writable.class, memory, mt);
         view.flags(type.flags());
         view.baseSize(type.baseSize());
@@ -273,6 +295,10 @@ public final class TypeSystem {
             memory.writeInt(mt + flags2Offset, memory.readInt(mt + flags2Offset) | (int) (rid << shift));
         }
         process.views().view(EeClass.Writable.class, memory, eeClass).methodTable(mt);
+        if (type.hasFieldDescs()) {
+            fieldDescs.write(type, mt, eeClass);
+            fields.put(mt, FieldDescWriter.truth(type));
+        }
         if (isArray) {
             // MethodTable +0x30 is the element TypeHandle of an array; its ArrayClass holds rank and CorElementType
             memory.writePointer(mt + layout.offset("MethodTable", "PerInstInfo"), elementMt);

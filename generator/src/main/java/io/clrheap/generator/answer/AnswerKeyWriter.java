@@ -22,14 +22,16 @@ import java.util.Map;
  * The answer key of a fixture, written from the emulator's ground truth — never from a walk — into a folder
  * (docs/answer-key.md describes every file):
  * {@code fixture.txt}, {@code objects.tsv}, {@code dumpheap-stat.txt}, {@code eeheap.txt}, {@code gchandles.txt}, {@code regions.tsv},
- * {@code threads.tsv}, and the object graph: {@code references.tsv}, {@code roots.tsv}, {@code live.tsv}. Addresses are {@code 0x} and lowercase hex, sizes unaligned decimal; the same process gives
+ * {@code threads.tsv}, the object graph: {@code references.tsv}, {@code roots.tsv}, {@code live.tsv}, and the objects' fields:
+ * {@code fields.tsv}. Addresses are {@code 0x} and lowercase hex, sizes unaligned decimal; the same process gives
  * the same bytes.
+ * Long because it writes every file of the answer key, each a few lines over the ground truth.
  */
 public final class AnswerKeyWriter {
 
     /** The files, in the order they are written. */
     public static final List<String> FILES = List.of("fixture.txt", "objects.tsv", "dumpheap-stat.txt", "eeheap.txt", "gchandles.txt", "regions.tsv",
-            "threads.tsv", "references.tsv", "roots.tsv", "live.tsv");
+            "threads.tsv", "references.tsv", "roots.tsv", "live.tsv", "fields.tsv");
     private static final String[] GENERATIONS = {"gen0", "gen1", "gen2", "loh", "poh"};
 
     private AnswerKeyWriter() {
@@ -129,7 +131,14 @@ public final class AnswerKeyWriter {
             }
         }
         writeGraph(process, folder);
+        try (Writer out = writer(folder.resolve("fields.tsv"))) {
+            out.write(FIELDS_HEADER + "\n");
+            FieldRows.write(process, out);
+        }
     }
+
+    /** fields.tsv's header (docs/answer-key.md). */
+    public static final String FIELDS_HEADER = "object\tfield\tdeclared_type\toffset\tvalue";
 
     /**
      * The object graph (docs/answer-key.md): every non-null reference by source then offset; the roots: handles and
