@@ -30,14 +30,12 @@ public final class TypeSystem {
     private final Map<Long, GcDescriptor> descriptors = new java.util.HashMap<>();
     private final Map<Long, List<FieldTruth>> fields = new java.util.HashMap<>();
     private final FieldDescWriter fieldDescs;
-    /** Whether a scenario type declares fields. */
-    private final boolean typed;
     /**
-     * An EEClass in a process with typed objects, the same on Linux and Windows so that the twins keep their addresses:
+     * An EEClass's size in the loader heap, the same on Linux and Windows so that the twins keep their addresses:
      * 128 bytes hold the longest, Windows 8.0's 72-byte fixed part and its 44-byte EEClassPackedFields, Windows 10.0's
      * 96-byte ArrayClass (docs/reference/fields.md section 2).
      */
-    private static final long FIELDS_EECLASS_SIZE = 128;
+    private static final long EECLASS_SIZE = 128;
 
     /** A type ready to place: its MethodTable and its entry in the ground truth, looked up once, not per object. */
     public record Placed(TypeDef def, long methodTable, int truthType) {
@@ -68,7 +66,6 @@ public final class TypeSystem {
         all.addAll(scenarioTypes);
         plan = AssemblyPlan.of(process.scenario().name(), process.layout().primaryBuild().version(), all);
         fieldDescs = new FieldDescWriter(process, plan);
-        typed = scenarioTypes.stream().anyMatch(TypeDef::hasFieldDescs);
         // CoreLib's Module first; the scenario assembly's after the MethodTables (so that CoreLib's MethodTables stay
         // where a process with one Module had them); the files they were loaded from are laid out last (AssemblyFile)
         modules[AssemblyPlan.CORE] = newModule();
@@ -265,14 +262,10 @@ public final class TypeSystem {
             process.truth().referenceLayout(mt, descriptor);
         }
         var layout = process.layout();
-        // sized as the Linux layout of the build sizes it (Process#sizing): a Windows EEClass is 16 bytes longer (COM interop
-        // members), and the twins keep their MethodTables at the same addresses; the emulator writes nothing past the Linux size
-        String eeClassType = isArray ? "ArrayClass" : "EEClass";
-        // a field reader reads every EEClass's counts (its own type's, its base classes'): in a process with typed objects
-        // every EEClass is as long as the longest layout's, so that no count of a Windows layout is read from the next block
-        long eeClassSize = typed ? FIELDS_EECLASS_SIZE
-                : process.sizing().findType(eeClassType).orElse(layout.type(eeClassType)).size().orElseThrow();
-        long eeClass = process.loaderHeap().allocate(eeClassSize, 8);
+        // one size on every platform (a Windows EEClass is 16 bytes longer: COM interop members), so that the twins keep
+        // their MethodTables at the same addresses; as long as the longest layout's, so that a field reader reading any
+        // EEClass's counts (its own type's, its base classes') never reads them from the next block
+        long eeClass = process.loaderHeap().allocate(EECLASS_SIZE, 8);
         MethodTable.Writable view = process.views().view(MethodTable.Writable.class, memory, mt);
         view.flags(type.flags());
         view.baseSize(type.baseSize());
