@@ -274,7 +274,8 @@ public final class Scenarios {
                 .type(color).type(level).type(point).type(span).type(box).type(shape).type(circle).type(ring).type(tag).type(record)
                 .type(TypeDef.structArray("Fields.Point[]", 8, List.of()))
                 .type(TypeDef.arrayOf("Fields.Color[]", 4))
-                .type(TypeDef.referenceArray("Fields.Shape[]"));
+                .type(TypeDef.referenceArray("Fields.Shape[]"))
+                .type(TypeDef.referenceArray("System.String[]"));
         add(typed.name("fields")
                 .description("typed fields: every primitive, strings, references, structs inline (nested, with a reference), enums, arrays of each, "
                         + "base classes' fields, statics; fields.tsv gives every field of every object")
@@ -290,6 +291,10 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("Fields.Point[]", 20, Step.Lengths.uniform(0, 6), Step.Where.GEN2, -1, 0))
                 .allocate(new Step.Allocate("Fields.Color[]", 20, Step.Lengths.uniform(0, 6), Step.Where.GEN2, -1, 0))
                 .allocate(new Step.Allocate("Fields.Shape[]", 20, Step.Lengths.uniform(0, 6), Step.Where.GEN2, -1, 0))
+                // what the typed references and arrays of references point at: a String field at a string (ReferenceWriter)
+                .allocate(new Step.Allocate("System.String", 200, Step.Lengths.uniform(0, 40), Step.Where.GEN2, -1, 0))
+                .allocate(new Step.Allocate("System.Int32[]", 20, Step.Lengths.uniform(0, 8), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("System.String[]", 20, Step.Lengths.uniform(0, 6), Step.Where.GEN1, -1, 0))
                 .collect(0)
                 .build());
         add(plain.toBuilder().type(color).type(level).type(point).type(span).type(box).type(shape).type(circle).type(ring).type(tag)
