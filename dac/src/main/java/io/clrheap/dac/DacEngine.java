@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import io.clrheap.dac.library.DacException;
-import io.clrheap.dac.fields.SosFieldWalk;
+import io.clrheap.dac.walk.SosFieldWalk;
 import io.clrheap.dac.host.DacHostJob;
 import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.dac.walk.DacWalkListener;

@@ -27,7 +27,7 @@ import java.util.Set;
 /**
  * Microsoft's DAC as the referee of the walker's fields: for every MethodTable given (by default every one of the
  * heap's objects and their parent chains), the fields the DAC lists as SOS's DisplayFields does
- * ({@code GetMethodTableFieldData}, {@code GetFieldDescData}; {@link SosFieldWalk}) against {@link FieldDescReader}'s:
+ * ({@code GetMethodTableFieldData}, {@code GetFieldDescData}; {@link io.clrheap.dac.walk.SosFieldWalk}) against {@link FieldDescReader}'s:
  * parent, the three counts, then FieldDesc by FieldDesc the address, token, offset, element type, static-ness,
  * thread-static-ness and enclosing class; and each MethodTable's whole instance-field list, base-most first, against
  * {@link FieldDescReader#instanceFields}. Works on any dump the DAC reads (a real core, an emulated fixture).

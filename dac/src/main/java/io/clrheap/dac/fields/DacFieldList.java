@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** What a DAC field listing ({@link SosFieldWalk}) answered, collected in the parent process. */
+/** What a DAC field listing ({@link io.clrheap.dac.walk.SosFieldWalk}) answered, collected in the parent process. */
 public final class DacFieldList implements DacWalkListener {
 
     /** One FieldDesc as GetFieldDescData read it. */

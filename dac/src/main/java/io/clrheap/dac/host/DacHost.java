@@ -3,7 +3,7 @@ package io.clrheap.dac.host;
 import io.clrheap.dac.library.CallTrace;
 import io.clrheap.dac.library.DacException;
 import io.clrheap.dac.library.DacLibrary;
-import io.clrheap.dac.fields.SosFieldWalk;
+import io.clrheap.dac.walk.SosFieldWalk;
 import io.clrheap.dac.dbi.DacDbi;
 import io.clrheap.dac.com.ComPointer;
 import io.clrheap.dac.library.DacCallException;

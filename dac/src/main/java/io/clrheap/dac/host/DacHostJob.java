@@ -8,7 +8,7 @@ public enum DacHostJob {
     SOS,
     /** {@link DacWalkKind#HEAPWALK} */
     HEAPWALK,
-    /** {@link io.clrheap.dac.fields.SosFieldWalk}: the fields of the MethodTables the request lists. */
+    /** {@link io.clrheap.dac.walk.SosFieldWalk}: the fields of the MethodTables the request lists. */
     FIELDS;
 
     public static DacHostJob of(DacWalkKind kind) {

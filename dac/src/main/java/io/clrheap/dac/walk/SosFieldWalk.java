@@ -1,11 +1,10 @@
-package io.clrheap.dac.fields;
+package io.clrheap.dac.walk;
 
 import io.clrheap.dac.library.DacCallException;
 import io.clrheap.dac.sos.FieldDescData;
 import io.clrheap.dac.sos.MethodTableData;
 import io.clrheap.dac.sos.MethodTableFieldData;
 import io.clrheap.dac.sos.SosDac;
-import io.clrheap.dac.walk.DacWalkListener;
 import java.util.List;
 
 /**
