@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import io.clrheap.dac.library.DacException;
+import io.clrheap.dac.walk.SosFieldWalk;
+import io.clrheap.dac.host.DacHostJob;
 import io.clrheap.dac.walk.DacWalkKind;
+import io.clrheap.dac.walk.DacWalkListener;
 
 /**
  * Microsoft's DAC as a reader of dumps: a {@code libmscordaccore.so} whose build is known, and the two heap walks
@@ -111,8 +114,24 @@ public final class DacEngine {
             throws DacException, IOException, InterruptedException {
         requireBuild(build);
         DacHeap heap = new DacHeap(objects);
-        DacHostProcess.run(new DacHostProcess.Request(path, dump, target.module().base(), target.module().fileName(), kind, MAX_OBJECTS, timeout), heap);
+        DacHostProcess.run(new DacHostProcess.Request(path, dump, target.module().base(), target.module().fileName(), DacHostJob.of(kind),
+                MAX_OBJECTS, timeout, List.of(), List.of()), heap);
         return heap;
+    }
+
+    /**
+     * Lists the fields of {@code methodTables} in {@code dump} through the DAC as SOS's DisplayFields does
+     * ({@link SosFieldWalk}), in a child process; what the DAC answered goes to {@code listener}. The DAC reads each
+     * field's signature from its module's metadata: for a dump that left the module images out, {@code imageFolders}
+     * name where the mapped files are (the application's folder of the same build), as a debugger's image path does.
+     *
+     * @throws DacCrashException when the DAC crashed, naming the call
+     */
+    public void listFields(Path dump, Target target, List<Long> methodTables, List<Path> imageFolders, DacWalkListener listener,
+                           Duration timeout) throws DacException, IOException, InterruptedException {
+        requireBuildOf(target);
+        DacHostProcess.run(new DacHostProcess.Request(path, dump, target.module().base(), target.module().fileName(), DacHostJob.FIELDS,
+                MAX_OBJECTS, timeout, methodTables, imageFolders), listener);
     }
 
     /**

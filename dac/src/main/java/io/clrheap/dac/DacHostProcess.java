@@ -2,8 +2,11 @@ package io.clrheap.dac;
 
 import io.clrheap.dac.host.CallTraceFile;
 import io.clrheap.dac.host.DacHost;
+import io.clrheap.dac.host.DacHostJob;
 import io.clrheap.dac.host.WireStream;
 import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
 import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -21,7 +24,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import io.clrheap.dac.library.DacException;
-import io.clrheap.dac.walk.DacWalkKind;
 import io.clrheap.dac.walk.DacWalkListener;
 
 /**
@@ -38,11 +40,18 @@ public final class DacHostProcess {
      * @param dump            an ELF core (or .xz of one), a fixture bundle, or {@code pid:N} for a running process
      * @param runtimeBase     the runtime module's base in the dump (its file-offset-0 mapping)
      * @param runtimeFileName the runtime module's file name
-     * @param kind            which walk
+     * @param job             which walk, or a field listing
      * @param maxObjects      a bound on the DAC heap walker's objects
      * @param timeout         the child is killed after this long
+     * @param methodTables    what a field listing lists (empty for a walk)
+     * @param imageFolders    where the DAC may find the images of file mappings the dump lacks (MappedImageMemory)
      */
-    public record Request(Path dac, Path dump, long runtimeBase, String runtimeFileName, DacWalkKind kind, long maxObjects, Duration timeout) {
+    public record Request(Path dac, Path dump, long runtimeBase, String runtimeFileName, DacHostJob job, long maxObjects, Duration timeout,
+                          List<Long> methodTables, List<Path> imageFolders) {
+        public Request {
+            methodTables = List.copyOf(methodTables);
+            imageFolders = List.copyOf(imageFolders);
+        }
     }
 
     private static final Pattern SIGNAL = Pattern.compile("#\\s+(SIG[A-Z]+) \\(0x[0-9a-f]+\\) at pc=(0x[0-9a-f]+)");
@@ -56,6 +65,12 @@ public final class DacHostProcess {
         Path work = Files.createTempDirectory("clrheap-dac-");
         try {
             Path trace = work.resolve("call.trace");
+            Path methodTables = work.resolve("method-tables");
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(methodTables)))) {
+                for (long mt : request.methodTables()) {
+                    out.writeLong(mt);
+                }
+            }
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.add("--enable-native-access=ALL-UNNAMED");
@@ -72,9 +87,12 @@ public final class DacHostProcess {
                     : request.dump().toAbsolutePath().toString());
             command.add(Long.toHexString(request.runtimeBase()));
             command.add(request.runtimeFileName());
-            command.add(request.kind().name());
+            command.add(request.job().name());
             command.add(trace.toString());
             command.add(Long.toString(request.maxObjects()));
+            command.add(request.job() == DacHostJob.FIELDS ? methodTables.toString() : "-");
+            command.add(request.imageFolders().isEmpty() ? "-" : String.join(java.io.File.pathSeparator,
+                    request.imageFolders().stream().map(p -> p.toAbsolutePath().toString()).toList()));
             Process child = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE).start();
             child.getOutputStream().close();
             Deque<String> stderr = new ArrayDeque<>();

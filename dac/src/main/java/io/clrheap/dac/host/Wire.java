@@ -11,6 +11,10 @@ final class Wire {
     static final int SEGMENT = 'S';
     static final int METHOD_TABLE = 'M';
     static final int OBJECT = 'O';
+    /** A field listing's MethodTable: its MethodTableData, MethodTableFieldData and parent's instance-field count. */
+    static final int METHOD_TABLE_FIELDS = 'L';
+    /** A field listing's FieldDesc: the MethodTable listed, the FieldDesc's address and its FieldDescData. */
+    static final int FIELD_DESC = 'I';
     static final int HEAP_OBJECT = 'W';
     static final int CALL_FAILED = 'F';
     static final int FAILED_READS = 'R';

@@ -6,7 +6,9 @@ import io.clrheap.dac.sos.GcHeapData;
 import io.clrheap.dac.sos.GcHeapDetails;
 import io.clrheap.dac.sos.GenerationData;
 import io.clrheap.dac.sos.HeapSegmentData;
+import io.clrheap.dac.sos.FieldDescData;
 import io.clrheap.dac.sos.MethodTableData;
+import io.clrheap.dac.sos.MethodTableFieldData;
 import io.clrheap.dac.sos.ThreadData;
 import io.clrheap.dac.sos.UsefulGlobals;
 import java.io.DataInputStream;
@@ -74,9 +76,20 @@ public final class WireStream {
                     }
                     case Wire.METHOD_TABLE -> {
                         long mt = in.readLong();
-                        MethodTableData d = new MethodTableData(in.readBoolean(), in.readLong(), in.readLong(), in.readLong(), in.readInt(),
-                                in.readInt(), in.readInt(), in.readInt(), in.readBoolean());
-                        listener.methodTable(mt, d);
+                        listener.methodTable(mt, methodTableData());
+                    }
+                    case Wire.METHOD_TABLE_FIELDS -> {
+                        long mt = in.readLong();
+                        MethodTableData d = methodTableData();
+                        MethodTableFieldData f = new MethodTableFieldData(in.readInt(), in.readInt(), in.readInt(), in.readLong(), in.readInt(),
+                                in.readInt());
+                        listener.methodTableFields(mt, d, f, in.readInt());
+                    }
+                    case Wire.FIELD_DESC -> {
+                        long mt = in.readLong();
+                        long address = in.readLong();
+                        listener.fieldDesc(mt, address, new FieldDescData(in.readInt(), in.readInt(), in.readLong(), in.readLong(), in.readInt(),
+                                in.readInt(), in.readLong(), in.readLong(), in.readBoolean(), in.readBoolean(), in.readBoolean(), in.readLong()));
                     }
                     case Wire.OBJECT -> listener.object(in.readLong(), in.readLong(), in.readLong(), in.readUnsignedShort(), in.readUnsignedByte());
                     case Wire.HEAP_OBJECT -> listener.heapObject(new HeapObject(in.readLong(), in.readLong(), in.readLong()));
@@ -109,6 +122,11 @@ public final class WireStream {
                 return new Outcome(false, error, walkDone); // died mid-record
             }
         }
+    }
+
+    private MethodTableData methodTableData() throws IOException {
+        return new MethodTableData(in.readBoolean(), in.readLong(), in.readLong(), in.readLong(), in.readInt(), in.readInt(), in.readInt(),
+                in.readInt(), in.readBoolean());
     }
 
     private List<GenerationData> generations() throws IOException {

@@ -6,7 +6,9 @@ import io.clrheap.dac.sos.GcHeapData;
 import io.clrheap.dac.sos.GcHeapDetails;
 import io.clrheap.dac.sos.GenerationData;
 import io.clrheap.dac.sos.HeapSegmentData;
+import io.clrheap.dac.sos.FieldDescData;
 import io.clrheap.dac.sos.MethodTableData;
+import io.clrheap.dac.sos.MethodTableFieldData;
 import io.clrheap.dac.sos.ThreadData;
 import io.clrheap.dac.sos.UsefulGlobals;
 import java.io.DataOutputStream;
@@ -128,15 +130,56 @@ final class WireWriter implements DacWalkListener {
         write(() -> {
             out.write(Wire.METHOD_TABLE);
             out.writeLong(methodTable);
-            out.writeBoolean(d.free());
-            out.writeLong(d.module());
-            out.writeLong(d.canonical());
-            out.writeLong(d.parent());
-            out.writeInt(d.numInterfaces());
-            out.writeInt(d.baseSize());
-            out.writeInt(d.componentSize());
+            writeMethodTableData(d);
+        });
+    }
+
+    private void writeMethodTableData(MethodTableData d) throws IOException {
+        out.writeBoolean(d.free());
+        out.writeLong(d.module());
+        out.writeLong(d.canonical());
+        out.writeLong(d.parent());
+        out.writeInt(d.numInterfaces());
+        out.writeInt(d.baseSize());
+        out.writeInt(d.componentSize());
+        out.writeInt(d.token());
+        out.writeBoolean(d.containsPointers());
+    }
+
+    @Override
+    public void methodTableFields(long methodTable, MethodTableData data, MethodTableFieldData f, int parentInstanceFields) {
+        write(() -> {
+            out.write(Wire.METHOD_TABLE_FIELDS);
+            out.writeLong(methodTable);
+            writeMethodTableData(data);
+            out.writeInt(f.numInstanceFields());
+            out.writeInt(f.numStaticFields());
+            out.writeInt(f.numThreadStaticFields());
+            out.writeLong(f.firstField());
+            out.writeInt(f.contextStaticOffset());
+            out.writeInt(f.contextStaticsSize());
+            out.writeInt(parentInstanceFields);
+        });
+    }
+
+    @Override
+    public void fieldDesc(long methodTable, long address, FieldDescData d) {
+        write(() -> {
+            out.write(Wire.FIELD_DESC);
+            out.writeLong(methodTable);
+            out.writeLong(address);
+            out.writeInt(d.type());
+            out.writeInt(d.sigType());
+            out.writeLong(d.methodTableOfType());
+            out.writeLong(d.moduleOfType());
+            out.writeInt(d.tokenOfType());
             out.writeInt(d.token());
-            out.writeBoolean(d.containsPointers());
+            out.writeLong(d.enclosingClass());
+            out.writeLong(d.offset());
+            out.writeBoolean(d.isThreadLocal());
+            out.writeBoolean(d.isContextLocal());
+            out.writeBoolean(d.isStatic());
+            out.writeLong(d.nextField());
         });
     }
 

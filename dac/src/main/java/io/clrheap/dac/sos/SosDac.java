@@ -38,6 +38,8 @@ public final class SosDac {
     private static final int GET_OBJECT_DATA = 33;
     private static final int GET_METHOD_TABLE_NAME = 36;
     private static final int GET_METHOD_TABLE_DATA = 37;
+    private static final int GET_METHOD_TABLE_FIELD_DATA = 39;
+    private static final int GET_FIELD_DESC_DATA = 42;
     private static final int GET_GC_HEAP_DATA = 46;
     private static final int GET_GC_HEAP_LIST = 47;
     private static final int GET_GC_HEAP_DETAILS = 48;
@@ -68,6 +70,8 @@ public final class SosDac {
     private final MethodHandle objectData;
     private final MethodHandle methodTableData;
     private final MemorySegment objectBuffer;
+    /** Reused: a field listing asks once per FieldDesc, and the arena lives as long as the process. */
+    private final MemorySegment fieldBuffer;
 
     public SosDac(ComPointer process, Arena arena, CallTrace trace) {
         this.arena = arena;
@@ -85,6 +89,7 @@ public final class SosDac {
         this.objectData = sos.method(GET_OBJECT_DATA, ADDRESS_AND_POINTER);
         this.methodTableData = sos.method(GET_METHOD_TABLE_DATA, ADDRESS_AND_POINTER);
         this.objectBuffer = arena.allocate(SosStructs.OBJECT_DATA, 8);
+        this.fieldBuffer = arena.allocate(Math.max(SosStructs.FIELD_DESC_DATA, SosStructs.METHOD_TABLE_FIELD_DATA), 8);
     }
 
     /**
@@ -287,6 +292,32 @@ public final class SosDac {
         return new MethodTableData(s.get(JAVA_INT, 0) != 0, s.get(JAVA_LONG, 8), s.get(JAVA_LONG, 16), s.get(JAVA_LONG, 24),
                 Short.toUnsignedInt(s.get(JAVA_SHORT, 32)), s.get(JAVA_INT, 40), s.get(JAVA_INT, 44), s.get(JAVA_INT, 48),
                 s.get(JAVA_INT, 64) != 0);
+    }
+
+    /** {@code GetMethodTableFieldData}: the class's field counts and first FieldDesc. */
+    public MethodTableFieldData methodTableFieldData(long methodTable) throws DacCallException {
+        MemorySegment s = fieldBuffer;
+        s.fill((byte) 0);
+        trace.enter("GetMethodTableFieldData", methodTable);
+        check("GetMethodTableFieldData", methodTable, invoke(sos.method(GET_METHOD_TABLE_FIELD_DATA, ADDRESS_AND_POINTER), methodTable, s));
+        return new MethodTableFieldData(Short.toUnsignedInt(s.get(JAVA_SHORT, 0)), Short.toUnsignedInt(s.get(JAVA_SHORT, 2)),
+                Short.toUnsignedInt(s.get(JAVA_SHORT, 4)), s.get(JAVA_LONG, 8), Short.toUnsignedInt(s.get(JAVA_SHORT, 16)),
+                Short.toUnsignedInt(s.get(JAVA_SHORT, 18)));
+    }
+
+    /**
+     * {@code GetFieldDescData}: one FieldDesc. The DAC reads the field's signature from its module's metadata too
+     * (request.cpp: {@code MetaSig tSig(pFieldDesc)}, for TokenOfType and sigType); a dump without the module's image
+     * makes the call fail after the FieldDesc's own bits were filled in.
+     */
+    public FieldDescData fieldDescData(long fieldDesc) throws DacCallException {
+        MemorySegment s = fieldBuffer;
+        s.fill((byte) 0);
+        trace.enter("GetFieldDescData", fieldDesc);
+        check("GetFieldDescData", fieldDesc, invoke(sos.method(GET_FIELD_DESC_DATA, ADDRESS_AND_POINTER), fieldDesc, s));
+        return new FieldDescData(s.get(JAVA_INT, 0), s.get(JAVA_INT, 4), s.get(JAVA_LONG, 8), s.get(JAVA_LONG, 16), s.get(JAVA_INT, 24),
+                s.get(JAVA_INT, 28), s.get(JAVA_LONG, 32), Integer.toUnsignedLong(s.get(JAVA_INT, 40)), s.get(JAVA_INT, 44) != 0,
+                s.get(JAVA_INT, 48) != 0, s.get(JAVA_INT, 52) != 0, s.get(JAVA_LONG, 56));
     }
 
     /** {@code GetMethodTableName}: the type's name from the module's metadata, or empty when the DAC has none. */

@@ -18,6 +18,13 @@ final class SosStructs {
     static final long OBJECT_DATA = 96;
     /** DacpMethodTableData: ... bContainsPointers at 64, padded to 8 */
     static final long METHOD_TABLE_DATA = 72;
+    /** DacpMethodTableFieldData: three WORD counts, FirstField at 8, two WORDs at 16 and 18, padded to 8 */
+    static final long METHOD_TABLE_FIELD_DATA = 24;
+    /**
+     * DacpFieldDescData: Type 0, sigType 4, MTOfType 8, ModuleOfType 16, TokenOfType 24, mb 28, MTOfEnclosingClass 32,
+     * dwOffset 40, bIsThreadLocal 44, bIsContextLocal 48, bIsStatic 52, NextField 56
+     */
+    static final long FIELD_DESC_DATA = 64;
     /** DacpGenerationData: start_segment, allocation_start, allocContextPtr, allocContextLimit */
     static final long GENERATION_DATA = 32;
     /** DacpGcHeapDetails: 9 addresses, generation_table[4], ephemeral_heap_segment, finalization_fill_pointers[7], 3 addresses */

@@ -1,11 +1,13 @@
 package io.clrheap.dac.walk;
 
 import io.clrheap.dac.dbi.HeapObject;
+import io.clrheap.dac.sos.FieldDescData;
 import io.clrheap.dac.sos.GcHeapData;
 import io.clrheap.dac.sos.GcHeapDetails;
 import io.clrheap.dac.sos.GenerationData;
 import io.clrheap.dac.sos.HeapSegmentData;
 import io.clrheap.dac.sos.MethodTableData;
+import io.clrheap.dac.sos.MethodTableFieldData;
 import io.clrheap.dac.sos.ThreadData;
 import io.clrheap.dac.sos.UsefulGlobals;
 import java.util.List;
@@ -39,6 +41,17 @@ public interface DacWalkListener {
 
     /** A MethodTable met for the first time: what GetMethodTableData said. */
     default void methodTable(long methodTable, MethodTableData data) {
+    }
+
+    /**
+     * A field listing (not a walk): {@code methodTable}'s GetMethodTableData and GetMethodTableFieldData, and its
+     * parent's instance-field count (0 without a parent), where SOS's DisplayFields starts counting the class's own.
+     */
+    default void methodTableFields(long methodTable, MethodTableData data, MethodTableFieldData fields, int parentInstanceFields) {
+    }
+
+    /** A field listing: the next FieldDesc of {@code methodTable}'s list, as GetFieldDescData read it. */
+    default void fieldDesc(long methodTable, long address, FieldDescData data) {
     }
 
     /** The name GetMethodTableName gave a MethodTable (asked once the walk is over). */
