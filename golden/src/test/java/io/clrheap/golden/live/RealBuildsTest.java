@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.cli.ClrheapCommand.Outcome;
 import io.clrheap.layout.BuildIdentity;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one process per case serves every check. Walked live ({@code walk --pid}), the target is described with its exact
  * build, every object the program reported about itself is walked with its MethodTable and size, and {@code --verify}
  * finds nothing; then {@code clrheap capture} records it, {@code golden check} finds every object of the runtime's own
- * list in the walk of the dump, and the dump's walk names the build and verifies clean too.
+ * list in the walk of the dump, the dump's walk names the build and verifies clean too, and the fields of the program's
+ * objects in the dump hold the values the program read by reflection ({@link SelfReportedFields}).
  */
 class RealBuildsTest {
 
@@ -99,9 +102,16 @@ class RealBuildsTest {
             assertThat(dumpVerify.exitCode()).as(dumpVerify.out() + dumpVerify.err()).isZero();
             assertThat(dumpVerify.err()).contains(named, layout, (serverGc ? 2 : 1) + " heap").doesNotContain("note:");
             assertThat(dumpVerify.out()).containsPattern("[\\d,]+ objects walked, 0 problems");
+            // the fields of the program's objects in the dump hold what the runtime's reflection reported in the process
+            SelfReportedFields.Checked fields;
+            try (DumpSession dump = Dumps.open(out.resolve("core.xz"))) {
+                fields = SelfReportedFields.assertMatch(dump, process.probe(), build.id() + " " + gc + " GC, captured");
+            }
             long end = System.nanoTime();
-            System.out.printf(Locale.ROOT, "RealBuildsTest %s %s GC: %.1f s (start %.1f, live walks %.1f, capture %.1f, dump check and verify %.1f)%n",
-                    build.id(), gc, (end - t0) / 1e9, (started - t0) / 1e9, (live - started) / 1e9, (captured - live) / 1e9, (end - captured) / 1e9);
+            System.out.printf(Locale.ROOT, "RealBuildsTest %s %s GC: %.1f s (start %.1f, live walks %.1f, capture %.1f, dump check and verify %.1f);"
+                    + " %d field values reported by reflection, %d as assigned, all walked so%n",
+                    build.id(), gc, (end - t0) / 1e9, (started - t0) / 1e9, (live - started) / 1e9, (captured - live) / 1e9, (end - captured) / 1e9,
+                    fields.reflected(), fields.assigned());
         }
     }
 }
