@@ -149,11 +149,29 @@ public final class DumpSession implements AutoCloseable {
             long count = componentSize == 0 ? 0 : memory.readU32(address + rules.componentCountOffset());
             long size = rules.size(memory.readU32(mt + rules.mtBaseSizeOffset()), componentSize, count);
             return Optional.of(new io.clrheap.walker.fields.ManagedObject(fields(), memory, typeNames.display(mt, heap().freeMethodTable()), address, mt,
-                    size, this::object));
+                    size, stringMethodTable(), this::object));
         } catch (MissingMemoryException e) {
             return Optional.empty();
         }
     }
+
+    /**
+     * System.String's MethodTable as the runtime publishes it (g_pStringClass), or 0 where the build's g_dacTable has
+     * no entry for it or the dump lacks the global: a string is known by it when the dump lacks CoreLib's metadata (a
+     * trimmed capture of a runtime whose CoreLib is a file of its own) and its type has no name.
+     */
+    private long stringMethodTable() {
+        if (stringMethodTable < 0) {
+            try {
+                stringMethodTable = target.build().dacTable().indexOf("g_pStringClass").isPresent() ? target.globalPointer("g_pStringClass") : 0;
+            } catch (MissingMemoryException e) {
+                stringMethodTable = 0;
+            }
+        }
+        return stringMethodTable;
+    }
+
+    private long stringMethodTable = -1;
 
     /** The runtime's thread store: every managed thread with its OS thread id. */
     public ThreadStoreList threadStore() {

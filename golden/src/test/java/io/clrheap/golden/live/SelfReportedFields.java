@@ -25,22 +25,67 @@ import java.util.Optional;
  */
 final class SelfReportedFields {
 
-    /** What was compared: how many values the runtime's reflection reported, how many only the program's assignments. */
-    record Checked(int reflected, int assigned) {
+    /**
+     * What was compared: how many values the runtime's reflection reported, how many only the program's assignments,
+     * and how many of the fields were found by the token the live process named them with, the dump lacking the
+     * program's metadata ({@link #assertMatch(DumpSession, ProbeOutput, String, Names)}).
+     */
+    record Checked(int reflected, int assigned, int byLiveToken) {
 
         int total() {
             return reflected + assigned;
         }
     }
 
+    /**
+     * The name, token and declared type of each field of the program's types as a session with the program's metadata
+     * reads them, by declaring MethodTable and name: a capture whose trim left out the program's assembly image (it
+     * keeps no read-only mapping of a file but the runtime module's) lists the same FieldDescs without names.
+     */
+    record Names(Map<String, Declared> byName) {
+
+        record Declared(int token, String type) {
+        }
+
+        private static String key(long enclosingClass, String name) {
+            return Long.toHexString(enclosingClass) + ":" + name;
+        }
+
+        Optional<Declared> of(long enclosingClass, String name) {
+            return Optional.ofNullable(byName.get(key(enclosingClass, name)));
+        }
+
+        /** The fields of every object the program reported fields of, as {@code live} names them. */
+        static Names read(DumpSession live, ProbeOutput probe) {
+            Map<String, Declared> names = new java.util.HashMap<>();
+            for (ReportedField f : probe.fields()) {
+                objectAt(live, probe.object(f.label())).fields()
+                        .forEach(x -> names.put(key(x.desc().enclosingClass(), x.name()), new Declared(x.desc().token(), x.type())));
+            }
+            for (String box : List.of("boxed.point", "boxed.edge")) {
+                objectAt(live, probe.object(box)).fields()
+                        .forEach(x -> names.put(key(x.desc().enclosingClass(), x.name()), new Declared(x.desc().token(), x.type())));
+            }
+            return new Names(Map.copyOf(names));
+        }
+    }
+
+    private static ManagedObject objectAt(DumpSession session, ReportedObject o) {
+        return session.object(o.address()).orElseThrow(() -> new NoSuchElementException(String.format(Locale.ROOT, "no object at 0x%x", o.address())));
+    }
+
     private final DumpSession session;
     private final ProbeOutput probe;
+    private final Names names;
+    /** Whether the field last looked up was found by a token the live process named. */
+    private boolean byToken;
     /** A struct type's MethodTable by its name, from the boxed copies the program reports (dumpobj shows no field's struct MT). */
     private final Map<String, Long> structs;
 
-    private SelfReportedFields(DumpSession session, ProbeOutput probe) {
+    private SelfReportedFields(DumpSession session, ProbeOutput probe, Names names) {
         this.session = session;
         this.probe = probe;
+        this.names = names;
         this.structs = Map.of("ProbePoint", probe.object("boxed.point").methodTable(), "ProbeEdge", probe.object("boxed.edge").methodTable());
     }
 
@@ -49,17 +94,28 @@ final class SelfReportedFields {
      * {@code where} (the build and how it was read), the object and the field.
      */
     static Checked assertMatch(DumpSession session, ProbeOutput probe, String where) {
-        SelfReportedFields check = new SelfReportedFields(session, probe);
+        return assertMatch(session, probe, where, new Names(Map.of()));
+    }
+
+    /**
+     * As {@link #assertMatch(DumpSession, ProbeOutput, String)}, a field the dump holds without its name (the dump lacks
+     * the program's metadata) found by the token {@code names} gives it.
+     */
+    static Checked assertMatch(DumpSession session, ProbeOutput probe, String where, Names names) {
+        SelfReportedFields check = new SelfReportedFields(session, probe, names);
         List<String> wrong = new ArrayList<>();
         int reflected = 0;
+        int byLiveToken = 0;
         for (ReportedField f : probe.fields()) {
+            check.byToken = false;
             check.difference(f).ifPresent(d -> wrong.add(String.format(Locale.ROOT, "%s: %s (%s) field %s: %s", where, f.label(),
                     check.probe.object(f.label()).type(), f.path(), d)));
             reflected += f.reflected() ? 1 : 0;
+            byLiveToken += check.byToken ? 1 : 0;
         }
         assertThat(probe.fields()).as("%s: the program reports field values", where).isNotEmpty();
         assertThat(wrong).as("%s: fields whose walked value differs from what the program reported", where).isEmpty();
-        return new Checked(reflected, probe.fields().size() - reflected);
+        return new Checked(reflected, probe.fields().size() - reflected, byLiveToken);
     }
 
     /** Why the walker's value of {@code f} is not the reported one, or empty when it is. */
@@ -107,39 +163,57 @@ final class SelfReportedFields {
 
     /** The walked field at {@code f}'s path: an object's field, an array element's, then struct fields by name. */
     private ObjectFields.Field field(ReportedField f) {
-        ReportedObject reported = probe.object(f.label());
-        ManagedObject object = session.object(reported.address())
-                .orElseThrow(() -> new NoSuchElementException(String.format(Locale.ROOT, "no object at 0x%x", reported.address())));
+        ManagedObject object = objectAt(session, probe.object(f.label()));
         String path = f.path();
-        ObjectFields.Field current;
+        List<ObjectFields.Field> scope;
         if (path.startsWith("[")) {
             int close = path.indexOf("].");
             long index = Long.parseLong(path.substring(1, close));
             ArrayLayout array = object.array();
-            path = path.substring(close + 2);
-            String name = path.split("\\.", 2)[0];
-            current = named(session.fields().structFields(array.element(index), array.elementMethodTable()), name, f);
-            path = path.substring(name.length());
+            path = path.substring(close + 1);
+            scope = session.fields().structFields(array.element(index), array.elementMethodTable());
         } else {
-            String name = path.split("\\.", 2)[0];
-            current = object.field(name);
-            path = path.substring(name.length());
+            path = "." + path;
+            scope = object.fields();
         }
+        ObjectFields.Field current = null;
         while (path.startsWith(".")) {
             String name = path.substring(1).split("\\.", 2)[0];
-            Long mt = structs.get(current.type());
-            if (!current.valueType() || mt == null) {
-                throw new IllegalStateException(current.name() + " is walked as " + current.type() + ", not a struct the program reports");
+            if (current != null) {
+                String type = type(current);
+                Long mt = structs.get(type);
+                if (!current.valueType() || mt == null) {
+                    throw new IllegalStateException(current.name() + " is walked as " + type + ", not a struct the program reports");
+                }
+                scope = session.fields().structFields(current.address(), mt);
             }
-            current = named(session.fields().structFields(current.address(), mt), name, f);
+            current = named(scope, name, f);
             path = path.substring(1 + name.length());
         }
         return current;
     }
 
-    private static ObjectFields.Field named(List<ObjectFields.Field> fields, String name, ReportedField f) {
-        return fields.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() -> new NoSuchElementException(
-                "no field " + name + " on the way to " + f.path() + "; walked: " + fields.stream().map(ObjectFields.Field::name).toList()));
+    /** The field's declared type: from the dump's metadata, else as the live process named it. */
+    private String type(ObjectFields.Field field) {
+        return field.name().startsWith("<field ") ? names.byName().values().stream().filter(d -> d.token() == field.desc().token())
+                .map(Names.Declared::type).findFirst().orElse(field.type()) : field.type();
+    }
+
+    /** The field named {@code name} (the most derived one), or the one whose token the live process gave that name. */
+    private ObjectFields.Field named(List<ObjectFields.Field> fields, String name, ReportedField f) {
+        for (int i = fields.size() - 1; i >= 0; i--) {
+            if (fields.get(i).name().equals(name)) {
+                return fields.get(i);
+            }
+        }
+        for (int i = fields.size() - 1; i >= 0; i--) {
+            ObjectFields.Field x = fields.get(i);
+            if (x.name().startsWith("<field ") && names.of(x.desc().enclosingClass(), name).filter(d -> d.token() == x.desc().token()).isPresent()) {
+                byToken = true;
+                return x;
+            }
+        }
+        throw new NoSuchElementException("no field " + name + " on the way to " + f.path() + "; walked: " + fields.stream().map(ObjectFields.Field::name).toList());
     }
 
     private static String describe(ObjectFields.Field f) {

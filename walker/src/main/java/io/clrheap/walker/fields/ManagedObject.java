@@ -26,6 +26,7 @@ public final class ManagedObject {
     private final long address;
     private final long methodTable;
     private final long size;
+    private final long stringMethodTable;
     private final Lookup lookup;
 
     /** How an object's address becomes a ManagedObject (the session checks it is one). */
@@ -34,13 +35,16 @@ public final class ManagedObject {
         Optional<ManagedObject> object(long address);
     }
 
-    public ManagedObject(ObjectFields fields, Memory memory, String typeName, long address, long methodTable, long size, Lookup lookup) {
+    /** @param stringMethodTable System.String's MethodTable (the runtime's g_pStringClass), 0 when not known */
+    public ManagedObject(ObjectFields fields, Memory memory, String typeName, long address, long methodTable, long size, long stringMethodTable,
+            Lookup lookup) {
         this.fields = fields;
         this.memory = memory;
         this.typeName = typeName;
         this.address = address;
         this.methodTable = methodTable;
         this.size = size;
+        this.stringMethodTable = stringMethodTable;
         this.lookup = lookup;
     }
 
@@ -128,12 +132,20 @@ public final class ManagedObject {
         return readObject(name).map(ManagedObject::asString);
     }
 
-    /** This string's text (cut after {@link ObjectFields#MAX_TEXT} characters with "…"). */
+    /**
+     * This string's text (cut after {@link ObjectFields#MAX_TEXT} characters with "…"). A string is known by its
+     * MethodTable being the runtime's g_pStringClass, or by its type's name where that global is not known.
+     */
     public String asString() {
-        if (!typeName.equals("System.String")) {
+        if (!isString()) {
             throw new IllegalStateException(String.format(Locale.ROOT, "0x%x is a %s, not a string", address, typeName));
         }
         return fields.text(address, ObjectFields.MAX_TEXT);
+    }
+
+    /** Whether this is a System.String. */
+    public boolean isString() {
+        return stringMethodTable != 0 ? methodTable == stringMethodTable : typeName.equals("System.String");
     }
 
     /** This array's layout: element type, rank, length. */
