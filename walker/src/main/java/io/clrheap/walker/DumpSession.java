@@ -154,8 +154,9 @@ public final class DumpSession implements AutoCloseable {
             int componentSize = rules.componentSize(flags);
             long count = componentSize == 0 ? 0 : memory.readU32(address + rules.componentCountOffset());
             long size = rules.size(memory.readU32(mt + rules.mtBaseSizeOffset()), componentSize, count);
-            return Optional.of(new ManagedObject(fields(), memory, typeNames.display(mt, heap().freeMethodTable()), address, mt,
-                    size, mt == target.globalPointer("g_pStringClass"), new ManagedObject.Lookup() {
+            String name = typeNames.display(mt, heap().freeMethodTable());
+            boolean string = stringMethodTable() != 0 ? mt == stringMethodTable() : name.equals("System.String");
+            return Optional.of(new ManagedObject(fields(), memory, name, address, mt, size, string, new ManagedObject.Lookup() {
                 @Override
                 public Optional<ManagedObject> object(long a) {
                     return DumpSession.this.object(a);
@@ -209,6 +210,24 @@ public final class DumpSession implements AutoCloseable {
         }
         return Optional.of(new ManagedType(fields(), methodTable, typeNames.display(methodTable, heap().freeMethodTable()), this::type));
     }
+
+    /**
+     * System.String's MethodTable as the runtime publishes it (g_pStringClass), or 0 where the build's g_dacTable has
+     * no entry for it or the dump lacks the global: a string is known by it when the dump lacks CoreLib's metadata (a
+     * trimmed capture of a runtime whose CoreLib is a file of its own) and its type has no name.
+     */
+    private long stringMethodTable() {
+        if (stringMethodTable < 0) {
+            try {
+                stringMethodTable = target.build().dacTable().indexOf("g_pStringClass").isPresent() ? target.globalPointer("g_pStringClass") : 0;
+            } catch (MissingMemoryException e) {
+                stringMethodTable = 0;
+            }
+        }
+        return stringMethodTable;
+    }
+
+    private long stringMethodTable = -1;
 
     /** The runtime's thread store: every managed thread with its OS thread id. */
     public ThreadStoreList threadStore() {

@@ -115,6 +115,11 @@ public final class DotnetTestProcess implements AutoCloseable {
         return output.objects();
     }
 
+    /** What the program printed, parsed: its objects and their fields' values. */
+    ProbeOutput probe() {
+        return output;
+    }
+
     /** The reported object labelled {@code label}. */
     public ReportedObject object(String label) {
         return output.object(label);
@@ -148,7 +153,7 @@ public final class DotnetTestProcess implements AutoCloseable {
         return output.gc();
     }
 
-    /** Every line the program printed up to {@code READY} ({@code PID}, {@code RUNTIME}, {@code VERSION}, {@code GC}, {@code GCCONFIG}, {@code HEAPS}, {@code OBJ}). */
+    /** Every line the program printed up to {@code READY} ({@code PID}, {@code RUNTIME}, {@code VERSION}, {@code GC}, {@code GCCONFIG}, {@code HEAPS}, {@code OBJ}, {@code FIELD}). */
     public List<String> output() {
         return output.lines();
     }

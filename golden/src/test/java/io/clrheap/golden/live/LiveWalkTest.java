@@ -1,6 +1,7 @@
 package io.clrheap.golden.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.cli.ClrheapCommand.Outcome;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code clrheap walk --pid PID} on real running .NET 8.0.30, 9.0.1 and 10.0.9 processes, server (2 heaps) and
  * workstation GC, each running HeapProbe.cs ({@link DotnetTestProcess}): the walk finds every object the process
  * reported about itself with its MethodTable and size, {@code --stat} and {@code --verify} work on it, and
- * {@code --suspend} leaves it running.
+ * {@code --suspend} leaves it running; the fields of the program's objects hold what its reflection says they hold.
  */
 class LiveWalkTest {
 
@@ -161,6 +163,37 @@ class LiveWalkTest {
                 }
             }
             assertThat(process.objects()).anyMatch(o -> !o.type().contains("`"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyRuntime")
+    void theFieldsOfARunningProcessHoldTheValuesItsReflectionReports(RealRuntime runtime) throws Exception {
+        try (DotnetTestProcess process = DotnetTestProcess.start(runtime, false);
+             DumpSession session = Dumps.attach((int) process.pid(), OpenOptions.DEFAULT)) {
+            SelfReportedFields.Checked checked = SelfReportedFields.assertMatch(session, process.probe(), runtime + " live");
+            System.out.printf("fields of %s live: %d values reported by reflection, %d as assigned%n", runtime, checked.reflected(), checked.assigned());
+        }
+    }
+
+    @Test
+    void aFieldWalkedWithAnotherValueThanTheReportedOneIsNamed() throws Exception {
+        try (DotnetTestProcess process = DotnetTestProcess.start(RealRuntime.NET9, false);
+             DumpSession session = Dumps.attach((int) process.pid(), OpenOptions.DEFAULT)) {
+            // one number, one reference and one string changed as if the program had reported other values
+            List<String> lines = process.output().stream().map(l -> switch (l) {
+                case "FIELD derived Colour 300" -> "FIELD derived Colour 301";
+                case "FIELD node.second Next node.first" -> "FIELD node.second Next young.node";
+                case "FIELD derived Edge.Name \"edge in a class\"" -> "FIELD derived Edge.Name \"edge in a box\"";
+                default -> l;
+            }).toList();
+            assertThat(lines).isNotEqualTo(process.output());
+            ProbeOutput tampered = ProbeOutput.parse(lines);
+            assertThatThrownBy(() -> SelfReportedFields.assertMatch(session, tampered, "tampered"))
+                    .isInstanceOf(AssertionError.class)
+                    .hasMessageContaining("derived (ProbeDerived) field Colour: reported 301")
+                    .hasMessageContaining("node.second (ProbeNode) field Next: reported young.node")
+                    .hasMessageContaining("field Edge.Name: reported the string \"edge in a box\", walked the string \"edge in a class\"");
         }
     }
 

@@ -15,13 +15,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What our test program (HeapProbe.cs) printed up to {@code READY}, parsed: the lines {@code PID}, {@code RUNTIME},
- * {@code VERSION}, {@code GC}, {@code GCCONFIG}, {@code HEAPS} and {@code OBJ} (see the program's header). The same on every OS:
+ * {@code VERSION}, {@code GC}, {@code GCCONFIG}, {@code HEAPS}, {@code OBJ}, {@code FIELD} and {@code FIELD-ASSIGNED} (see the
+ * program's header). The same on every OS:
  * {@link DotnetTestProcess} and {@link WineTestProcess} read it with {@link #await}.
  */
 final class ProbeOutput {
 
     private final List<String> lines;
     private final List<ReportedObject> objects;
+    private final List<ReportedField> fields;
     private final Map<String, ReportedObject> byLabel;
     private final Map<String, Integer> generations;
     private final long pid;
@@ -33,6 +35,7 @@ final class ProbeOutput {
     private ProbeOutput(List<String> output) {
         this.lines = List.copyOf(output);
         List<ReportedObject> list = new ArrayList<>();
+        List<ReportedField> reportedFields = new ArrayList<>();
         Map<String, ReportedObject> labels = new LinkedHashMap<>();
         Map<String, Integer> gens = new LinkedHashMap<>();
         long processId = -1;
@@ -43,6 +46,13 @@ final class ProbeOutput {
         for (String line : output) {
             String[] f = line.split(" ");
             switch (f[0]) {
+                case "FIELD", "FIELD-ASSIGNED" -> {
+                    String[] v = line.split(" ", 4); // a string's text, the value, may hold spaces
+                    if (v.length != 4) {
+                        throw new IllegalStateException("bad FIELD line from the test program: " + line);
+                    }
+                    reportedFields.add(new ReportedField(v[1], v[2], v[3], f[0].equals("FIELD")));
+                }
                 case "OBJ" -> {
                     if (f.length != 7) {
                         throw new IllegalStateException("bad OBJ line from the test program: " + line);
@@ -62,6 +72,7 @@ final class ProbeOutput {
             }
         }
         this.objects = Collections.unmodifiableList(list);
+        this.fields = List.copyOf(reportedFields);
         this.byLabel = Collections.unmodifiableMap(labels);
         this.generations = Collections.unmodifiableMap(gens);
         this.pid = processId;
@@ -71,7 +82,7 @@ final class ProbeOutput {
         this.environmentVersion = build;
     }
 
-    /** Parses the program's lines (a bad {@code OBJ} line throws {@link IllegalStateException}). */
+    /** Parses the program's lines (a bad {@code OBJ} or {@code FIELD} line throws {@link IllegalStateException}). */
     static ProbeOutput parse(List<String> lines) {
         return new ProbeOutput(lines);
     }
@@ -142,6 +153,11 @@ final class ProbeOutput {
     /** Every reported object, in the program's order: old ones (gen2, LOH, frozen strings) first, then young ones. */
     List<ReportedObject> objects() {
         return objects;
+    }
+
+    /** Every reported field value ({@code FIELD} and {@code FIELD-ASSIGNED} lines), in the program's order. */
+    List<ReportedField> fields() {
+        return fields;
     }
 
     /** The reported object labelled {@code label}. */

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clrheap.cli.ClrheapCommand;
 import io.clrheap.cli.ClrheapCommand.Outcome;
 import io.clrheap.layout.BuildIdentity;
+import io.clrheap.walker.DumpSession;
+import io.clrheap.walker.Dumps;
+import io.clrheap.walker.OpenOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one process per case serves every check. Walked live ({@code walk --pid}), the target is described with its exact
  * build, every object the program reported about itself is walked with its MethodTable and size, and {@code --verify}
  * finds nothing; then {@code clrheap capture} records it, {@code golden check} finds every object of the runtime's own
- * list in the walk of the dump, and the dump's walk names the build and verifies clean too.
+ * list in the walk of the dump, the dump's walk names the build and verifies clean too, and the fields of the program's
+ * objects in the dump hold the values the program read by reflection ({@link SelfReportedFields}).
  */
 class RealBuildsTest {
 
@@ -80,6 +84,13 @@ class RealBuildsTest {
             for (ReportedObject o : process.objects()) {
                 assertThat(walked.get(o.address())).as("%s (%s) at 0x%x", o.label(), o.type(), o.address()).containsExactly(o.methodTable(), o.size());
             }
+            // the fields of the program's objects hold what the runtime's reflection reported, live
+            SelfReportedFields.Names names;
+            SelfReportedFields.Checked liveFields;
+            try (DumpSession session = Dumps.attach((int) process.pid(), OpenOptions.DEFAULT)) {
+                liveFields = SelfReportedFields.assertMatch(session, process.probe(), build.id() + " " + gc + " GC, live");
+                names = SelfReportedFields.Names.read(session, process.probe());
+            }
             Outcome verify = ClrheapCommand.run("walk", "--pid", pid, "--verify");
             assertThat(verify.exitCode()).as(verify.out() + verify.err()).isZero();
             // the process runs between the two walks: a runtime thread may allocate (29,814 then 29,816 objects once)
@@ -99,9 +110,21 @@ class RealBuildsTest {
             assertThat(dumpVerify.exitCode()).as(dumpVerify.out() + dumpVerify.err()).isZero();
             assertThat(dumpVerify.err()).contains(named, layout, (serverGc ? 2 : 1) + " heap").doesNotContain("note:");
             assertThat(dumpVerify.out()).containsPattern("[\\d,]+ objects walked, 0 problems");
+            // and in the dump; where the capture left out the program's assembly image (a classic layout's HeapProbe.dll is
+            // a file mapping of its own, which the trim drops), its fields are found by the tokens the live process named
+            SelfReportedFields.Checked fields;
+            try (DumpSession dump = Dumps.open(out.resolve("core.xz"))) {
+                fields = SelfReportedFields.assertMatch(dump, process.probe(), build.id() + " " + gc + " GC, captured", names);
+            }
+            if (build.layout() != RuntimeBuild.Layout.CLASSIC) {
+                // a single-file host's bundle is the runtime module, whose mappings the trim keeps: the dump names every field
+                assertThat(fields.byLiveToken()).as("fields the dump of %s does not name", build).isZero();
+            }
             long end = System.nanoTime();
-            System.out.printf(Locale.ROOT, "RealBuildsTest %s %s GC: %.1f s (start %.1f, live walks %.1f, capture %.1f, dump check and verify %.1f)%n",
-                    build.id(), gc, (end - t0) / 1e9, (started - t0) / 1e9, (live - started) / 1e9, (captured - live) / 1e9, (end - captured) / 1e9);
+            System.out.printf(Locale.ROOT, "RealBuildsTest %s %s GC: %.1f s (start %.1f, live walks %.1f, capture %.1f, dump check and verify %.1f);"
+                    + " %d field values reported by reflection, %d as assigned, all walked so live and in the dump (%d of them found there by the live token)%n",
+                    build.id(), gc, (end - t0) / 1e9, (started - t0) / 1e9, (live - started) / 1e9, (captured - live) / 1e9, (end - captured) / 1e9,
+                    liveFields.reflected(), liveFields.assigned(), fields.byLiveToken());
         }
     }
 }

@@ -46,7 +46,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * named pipe (an EventPipe heap snapshot, as {@code clrheap capture} takes it on Linux); then clrheap walks the dump
  * with the Windows layouts of the build, as a user would: the build and the system named, 0 problems, every reported
  * object found with its MethodTable, size and type name, and every object of the runtime's list that the dump holds
- * found with its MethodTable and size. The process exits when closed. One process per case, dumped once (about 30 s
+ * found with its MethodTable and size; the fields of the program's objects in the dump hold the values it reported by
+ * reflection ({@link SelfReportedFields}). The process exits when closed. One process per case, dumped once (about 30 s
  * each).
  */
 class WineHarnessTest {
@@ -124,6 +125,12 @@ class WineHarnessTest {
                     .hasMessageContaining("dotnet-diagnostic-" + NO_SUCH_PID + ") failed: error 2");
             theRuntimesListHoldsTheProgramsObjects(live, objects);
             walksWithTheWindowsLayouts(runtime, serverGc, file, objects, live);
+            try (DumpSession session = Dumps.open(file)) {
+                SelfReportedFields.Checked fields = SelfReportedFields.assertMatch(session, process.probe(),
+                        "Windows " + runtime.version() + (serverGc ? " server" : " workstation") + " GC under Wine, minidump");
+                System.err.printf(Locale.ROOT, "clrheap: %s: %d field values reported by reflection, %d as assigned, all walked so%n", process,
+                        fields.reflected(), fields.assigned());
+            }
             emulatedWindowsProcessIsLaidOutAsTheRealOne(runtime, serverGc, file);
             assertThat(process.isAlive()).as("dumping leaves the process running").isTrue();
         }

@@ -187,6 +187,11 @@ public final class WineTestProcess implements AutoCloseable {
         return output.objects();
     }
 
+    /** What the program printed, parsed: its objects and their fields' values. */
+    ProbeOutput probe() {
+        return output;
+    }
+
     /** The reported object labelled {@code label}. */
     public ReportedObject object(String label) {
         return output.object(label);

@@ -295,6 +295,28 @@ class RealDumpFieldsTest {
         }
     }
 
+    /**
+     * net9-svr is a trimmed capture of 9.0.1's classic layout: System.Private.CoreLib.dll is a file mapping of its own,
+     * which the trim drops, so no type of CoreLib is named; a string is still known by the runtime's g_pStringClass.
+     */
+    @org.junit.jupiter.api.Test
+    void aStringIsReadAsTextWhereTheDumpLacksCoreLibsMetadata() throws Exception {
+        long address = 0;
+        for (String line : Files.readAllLines(RealDump.root().resolve("net9-svr").resolve("selfreport.txt"))) {
+            if (line.startsWith("OBJ label=string.heap ")) {
+                address = RealDump.hex(line.replaceFirst(".* addr=(0x[0-9a-f]+) .*", "$1"));
+            }
+        }
+        assertThat(address).as("the program's string.heap in selfreport.txt").isNotZero();
+        try (DumpSession session = open("net9-svr")) {
+            var string = session.object(address).orElseThrow();
+            assertThat(string.typeName()).as("no name from CoreLib's metadata").doesNotContain("System.String");
+            assertThat(string.isString()).isTrue();
+            // HeapProbe.cs: string.Concat("clrheap ", "heap string")
+            assertThat(string.asString()).isEqualTo("clrheap " + "heap string");
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("dumps")
     void aDictionarysBucketsFieldIsNamedTypedAndHoldsAnInt32Array(String name) throws Exception {

@@ -12,7 +12,22 @@
 //   GCCONFIG key value           what GC.GetConfigurationVariables() says (.NET 7+), one line per variable
 //   HEAPS n                      the GC heap count, when the program can tell
 //   OBJ label 0xaddress 0xmethodtable size type generation
+//   FIELD label name value          an instance field of a reported object, its value read by reflection
+//   FIELD-ASSIGNED label name value the value the program assigned, where the CoreLib lacks that reflection
 //   READY
+// FIELD lines (after every OBJ line) cover the objects of this program's own types (ProbeNode, ProbeDerived and its
+// base ProbeBase, boxed ProbePoint and ProbeEdge, the elements of a ProbePoint[]; of the many small.N nodes only the
+// first ten): every instance field the type and its base types declare, found with Type.GetFields(Instance | Public |
+// NonPublic | DeclaredOnly) along BaseType, read with FieldInfo.GetValue. name is the field's name; a struct's fields
+// are listed by path (Corner.X, Edge.From.Y) and an array element's by index ([2].X). value is spelled as clrheap's
+// dumpobj spells it (FieldValueText) where that needs no formatting code of the runtime: a decimal integer (an enum's
+// underlying value, a bool 1 or 0, a char its UTF-16 code), null, the label of the referenced object, or "text" for
+// a string (the text in double quotes, the rest of the line). A double or float is printed as its IEEE bits,
+// r8:16-hex-digits or r4:8-hex-digits, which the test turns into dumpobj's spelling of the same number
+// (Double.toString): Java's and C#'s shortest round-trip spellings differ ("3" and "3.0"), the bits do not.
+// Where reflection is trimmed away (Type.GetFields or FieldInfo.GetValue missing) the program prints, as
+// FIELD-ASSIGNED lines, only the values it assigned itself, kept in a list as it assigned them.
+//
 // size is BaseSize + component count x component size, unaligned: what a heap walker reports (an empty string 22).
 // generation is GC.GetGeneration (2147483647 for an object in a frozen segment, such as a string literal), -1 where
 // the runtime's CoreLib was trimmed without it.
@@ -49,6 +64,65 @@ public struct ProbePoint
 {
     public int X;
     public int Y;
+}
+
+public enum ProbeColour
+{
+    Red = 1,
+    Green = 2,
+    Blue = 300
+}
+
+public enum ProbeSize : byte
+{
+    Small = 3,
+    Large = 250
+}
+
+// a struct with a nested struct and references in it: the runtime lays out such a struct's fields itself (auto layout)
+public struct ProbeEdge
+{
+    public ProbePoint From;
+    public ProbePoint To;
+    public string Name;
+    public ProbeNode Target;
+    public long Weight;
+}
+
+public class ProbeBase
+{
+    public int BaseNumber;
+    protected string BaseName;
+    private long hidden;
+
+    public void Set(int number, string name, long secret)
+    {
+        BaseNumber = number;
+        BaseName = name;
+        hidden = secret;
+    }
+}
+
+// fields of every kind dumpobj spells, and a base class with fields (a private one among them)
+public class ProbeDerived : ProbeBase
+{
+    public bool Flag;
+    public bool Unset;
+    public char Letter;
+    public float Ratio;
+    public double Negative;
+    public short Small;
+    public sbyte Tiny;
+    public byte Octet;
+    public ushort Unsigned16;
+    public uint Unsigned32;
+    public ProbeColour Colour;
+    public ProbeSize Size;
+    public ProbePoint Corner;
+    public ProbeEdge Edge;
+    public object Boxed;
+    public ProbeNode Node;
+    public int[] Numbers;
 }
 
 public static unsafe class HeapProbe
@@ -127,6 +201,86 @@ public static unsafe class HeapProbe
     static byte[] output = new byte[1 << 20];
     static int outputLength;
 
+    // of the small.N objects, the first ones (small.0 to small.9) have their fields reported
+    const int ReportedSmallObjects = 10;
+    static int firstSmall;
+
+    // "label name value" for every value the program assigns through Int, Real, Single, Text, Ref and Bool: the
+    // FIELD-ASSIGNED lines, printed where reflection is trimmed away
+    static List<string> assigned = new List<string>();
+
+    static void Assigned(string label, string name, string value)
+    {
+        assigned.Add(Cat(Cat(Cat(label, " "), Cat(name, " ")), value));
+    }
+
+    static long Int(string label, string name, long value)
+    {
+        Assigned(label, name, Decimal(value));
+        return value;
+    }
+
+    static double Real(string label, string name, double value)
+    {
+        Assigned(label, name, R8(value));
+        return value;
+    }
+
+    static float Single(string label, string name, float value)
+    {
+        Assigned(label, name, R4(value));
+        return value;
+    }
+
+    static bool Bool(string label, string name, bool value)
+    {
+        Assigned(label, name, value ? "1" : "0");
+        return value;
+    }
+
+    static string Text(string label, string name, string value)
+    {
+        Assigned(label, name, Quoted(value));
+        return value;
+    }
+
+    static T Ref<T>(string label, string name, T target, string targetLabel) where T : class
+    {
+        Assigned(label, name, targetLabel);
+        return target;
+    }
+
+    static ProbeDerived NewDerived(ProbeNode first, ProbeNode second, int[] numbers, object boxedPoint)
+    {
+        const string label = "derived";
+        ProbeDerived d = new ProbeDerived();
+        d.Set((int) Int(label, "BaseNumber", -7), Text(label, "BaseName", "base name"), Int(label, "hidden", 0x0102030405060708L));
+        d.Flag = Bool(label, "Flag", true);
+        d.Letter = (char) Int(label, "Letter", 'Z');
+        d.Ratio = Single(label, "Ratio", 0.375f);
+        d.Negative = Real(label, "Negative", -1234.5);
+        d.Small = (short) Int(label, "Small", -12345);
+        d.Tiny = (sbyte) Int(label, "Tiny", -100);
+        d.Octet = (byte) Int(label, "Octet", 200);
+        d.Unsigned16 = (ushort) Int(label, "Unsigned16", 65000);
+        d.Unsigned32 = (uint) Int(label, "Unsigned32", 4000000000L);
+        d.Colour = (ProbeColour) Int(label, "Colour", (long) ProbeColour.Blue);
+        d.Size = (ProbeSize) Int(label, "Size", (long) ProbeSize.Large);
+        d.Corner.X = (int) Int(label, "Corner.X", 3);
+        d.Corner.Y = (int) Int(label, "Corner.Y", 4);
+        d.Edge.From.X = (int) Int(label, "Edge.From.X", 5);
+        d.Edge.From.Y = (int) Int(label, "Edge.From.Y", 6);
+        d.Edge.To.X = (int) Int(label, "Edge.To.X", 7);
+        d.Edge.To.Y = (int) Int(label, "Edge.To.Y", 8);
+        d.Edge.Name = Text(label, "Edge.Name", "edge in a class");
+        d.Edge.Target = Ref(label, "Edge.Target", first, "node.first");
+        d.Edge.Weight = Int(label, "Edge.Weight", -9);
+        d.Boxed = Ref(label, "Boxed", boxedPoint, "boxed.point");
+        d.Node = Ref(label, "Node", second, "node.second");
+        d.Numbers = Ref(label, "Numbers", numbers, "ints.10");
+        return d;
+    }
+
     static void Keep(string label, object o)
     {
         labels[count] = label;
@@ -157,19 +311,39 @@ public static unsafe class HeapProbe
         Keep("ints.10", numbers);
         Keep("longs.3", new long[] { 1, 2, 3 });
         Keep("chars.5", new char[] { 'h', 'e', 'l', 'l', 'o' });
-        Keep("points.4", new ProbePoint[4]);
+        ProbePoint[] points = new ProbePoint[4];
+        for (int i = 0; i < points.Length; i++)
+        {
+            string element = Cat(Cat("[", Decimal(i)), "].");
+            points[i].X = (int) Int("points.4", Cat(element, "X"), 10 * i + 1);
+            points[i].Y = (int) Int("points.4", Cat(element, "Y"), -i);
+        }
+        Keep("points.4", points);
         Keep("ints.2x3", new int[2, 3]);
         ProbeNode first = new ProbeNode();
-        first.Number = 42;
-        first.Wide = 0x1122334455667788L;
-        first.Real = 2.5;
-        first.Name = "first node";
+        first.Number = (int) Int("node.first", "Number", 42);
+        first.Wide = Int("node.first", "Wide", 0x1122334455667788L);
+        first.Real = Real("node.first", "Real", 2.5);
+        first.Name = Text("node.first", "Name", "first node");
         ProbeNode second = new ProbeNode();
-        second.Number = 43;
-        second.Next = first;
-        second.Payload = numbers;
+        second.Number = (int) Int("node.second", "Number", 43);
+        second.Next = Ref("node.second", "Next", first, "node.first");
+        second.Payload = Ref("node.second", "Payload", numbers, "ints.10");
         Keep("node.first", first);
         Keep("node.second", second);
+        ProbePoint point = new ProbePoint();
+        point.X = (int) Int("boxed.point", "X", 11);
+        point.Y = (int) Int("boxed.point", "Y", -12);
+        object boxedPoint = point;
+        Keep("boxed.point", boxedPoint);
+        ProbeEdge edge = new ProbeEdge();
+        edge.From.X = (int) Int("boxed.edge", "From.X", 13);
+        edge.To.Y = (int) Int("boxed.edge", "To.Y", 14);
+        edge.Name = Text("boxed.edge", "Name", "boxed edge");
+        edge.Target = Ref("boxed.edge", "Target", second, "node.second");
+        edge.Weight = Int("boxed.edge", "Weight", -15);
+        Keep("boxed.edge", (object) edge);
+        Keep("derived", NewDerived(first, second, numbers, boxedPoint));
         object[] refs = new object[] { first, second, numbers, null, "in an array" };
         Keep("refs.5", refs);
         Keep("boxed.int", (object) 12345);
@@ -187,8 +361,8 @@ public static unsafe class HeapProbe
         Keep("young.bytes.33", new byte[33]);
         Keep("young.refs.3", new object[] { first, null, refs });
         ProbeNode young = new ProbeNode();
-        young.Next = second;
-        young.Name = "young node";
+        young.Next = Ref("young.node", "Next", second, "node.second");
+        young.Name = Text("young.node", "Name", "young node");
         Keep("young.node", young);
         object poh = null;
         try
@@ -200,6 +374,7 @@ public static unsafe class HeapProbe
         }
         if (poh != null) Keep("poh.bytes.64", poh);
         ProbeNode chain = null;
+        firstSmall = count;
         for (int i = 0; i < SmallObjects; i++)
         {
             object o;
@@ -207,8 +382,17 @@ public static unsafe class HeapProbe
             {
                 case 0:
                     ProbeNode n = new ProbeNode();
-                    n.Number = i;
-                    n.Next = chain;
+                    if (i < ReportedSmallObjects)
+                    {
+                        string label = Cat("small.", Decimal(i));
+                        n.Number = (int) Int(label, "Number", i);
+                        n.Next = Ref(label, "Next", chain, chain == null ? "null" : Cat("small.", Decimal(i - 3)));
+                    }
+                    else
+                    {
+                        n.Number = i;
+                        n.Next = chain;
+                    }
                     chain = n;
                     o = n;
                     break;
@@ -225,6 +409,7 @@ public static unsafe class HeapProbe
         // everything that allocates happens before the addresses are read
         for (int i = 0; i < count; i++) types[i] = TypeName(objects[i]);
         for (int i = 0; i < count; i++) generations[i] = Generation(objects[i]);
+        List<string> fields = FieldLines();
         string runtime = RuntimeVersion();
         string build = EnvironmentVersion();
         List<string> config = new List<string>();
@@ -280,6 +465,12 @@ public static unsafe class HeapProbe
             Append("\n");
             if (outputLength > output.Length - 4096) Flush();
         }
+        for (int i = 0; i < fields.Count; i++)
+        {
+            Append(fields[i]);
+            Append("\n");
+            if (outputLength > output.Length - 4096) Flush();
+        }
         // a GC between reading an address and here would have moved the object: say so rather than lie
         for (int i = 0; i < count; i++)
         {
@@ -324,6 +515,136 @@ public static unsafe class HeapProbe
             lineStart = false;
         }
         GC.KeepAlive(objects);
+    }
+
+    // the FIELD lines: by reflection where CoreLib has it, else FIELD-ASSIGNED lines from what the program assigned
+    static List<string> FieldLines()
+    {
+        List<string> lines = new List<string>();
+        bool reflection = HasMethod(typeof(Type), "GetFields", BindingFlags.Instance) && HasMethod(typeof(Type), "get_BaseType", BindingFlags.Instance)
+                && HasMethod(typeof(FieldInfo), "GetValue", BindingFlags.Instance) && HasMethod(typeof(FieldInfo), "get_FieldType", BindingFlags.Instance)
+                && HasMethod(typeof(FieldInfo), "get_Name", BindingFlags.Instance);
+        if (reflection)
+        {
+            try
+            {
+                TryReflectedFields(lines);
+                return lines;
+            }
+            catch (Exception)
+            {
+                lines.Clear();
+            }
+        }
+        for (int i = 0; i < assigned.Count; i++) lines.Add(Cat("FIELD-ASSIGNED ", assigned[i]));
+        return lines;
+    }
+
+    static void TryReflectedFields(List<string> lines)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            if (i >= firstSmall + ReportedSmallObjects) break;
+            object o = objects[i];
+            if (o is ProbeNode || o is ProbeDerived || o is ProbePoint || o is ProbeEdge) Reflect(lines, labels[i], o, "");
+            ProbePoint[] points = o as ProbePoint[];
+            if (points != null)
+            {
+                for (int e = 0; e < points.Length; e++) Reflect(lines, labels[i], points[e], Cat(Cat("[", Decimal(e)), "]."));
+            }
+        }
+    }
+
+    // the instance fields of o's type and of its base types (GetFields without DeclaredOnly leaves out a base's
+    // private fields), a struct field's fields under its name
+    static void Reflect(List<string> lines, string label, object o, string prefix)
+    {
+        List<Type> chain = new List<Type>();
+        for (Type t = o.GetType(); t != null && (object) t != (object) typeof(object) && (object) t != (object) typeof(ValueType); t = t.BaseType) chain.Insert(0, t);
+        for (int c = 0; c < chain.Count; c++)
+        {
+            FieldInfo[] fields = chain[c].GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly);
+            for (int f = 0; f < fields.Length; f++)
+            {
+                object type = fields[f].FieldType;
+                object value = fields[f].GetValue(o);
+                string name = Cat(prefix, fields[f].Name);
+                if (type == (object) typeof(ProbePoint) || type == (object) typeof(ProbeEdge))
+                {
+                    Reflect(lines, label, value, Cat(name, "."));
+                    continue;
+                }
+                string text = IsValueField(type) ? Spelled(value) : Referenced(value);
+                lines.Add(Cat(Cat(Cat("FIELD ", label), Cat(" ", name)), Cat(" ", text)));
+            }
+        }
+    }
+
+    static bool IsValueField(object type)
+    {
+        Type[] values = { typeof(bool), typeof(char), typeof(sbyte), typeof(byte), typeof(short), typeof(ushort), typeof(int), typeof(uint),
+                typeof(long), typeof(float), typeof(double), typeof(ProbeColour), typeof(ProbeSize) };
+        for (int i = 0; i < values.Length; i++)
+        {
+            if (type == (object) values[i]) return true;
+        }
+        return false;
+    }
+
+    // a number as dumpobj spells it (floating point as its bits: see the header), without the runtime's formatting
+    static string Spelled(object value)
+    {
+        if (value is bool) return (bool) value ? "1" : "0";
+        if (value is char) return Decimal((char) value);
+        if (value is sbyte) return Decimal((sbyte) value);
+        if (value is byte) return Decimal((byte) value);
+        if (value is short) return Decimal((short) value);
+        if (value is ushort) return Decimal((ushort) value);
+        if (value is int) return Decimal((int) value);
+        if (value is uint) return Decimal((uint) value);
+        if (value is long) return Decimal((long) value);
+        if (value is ProbeColour) return Decimal((long) (ProbeColour) value);
+        if (value is ProbeSize) return Decimal((long) (ProbeSize) value);
+        if (value is float) return R4((float) value);
+        if (value is double) return R8((double) value);
+        return "?";
+    }
+
+    // null, a string's text in quotes, or the label of the reported object the reference holds
+    static string Referenced(object value)
+    {
+        if (value == null) return "null";
+        string s = value as string;
+        if (s != null) return Quoted(s);
+        for (int i = 0; i < count; i++)
+        {
+            if (ReferenceEquals(objects[i], value)) return labels[i];
+        }
+        return "unlabelled";
+    }
+
+    static string Quoted(string text)
+    {
+        return Cat(Cat("\"", text), "\"");
+    }
+
+    static string R8(double value)
+    {
+        return Cat("r8:", Hex(*(long*) &value, 16));
+    }
+
+    static string R4(float value)
+    {
+        return Cat("r4:", Hex(*(uint*) &value, 8));
+    }
+
+    // value's low 4 x digits bits in hex, zero-padded to digits
+    static string Hex(long value, int digits)
+    {
+        string[] names = { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f" };
+        string text = "";
+        for (int d = 0; d < digits; d++) text = Cat(names[(int) (((ulong) value >> (4 * d)) & 0xF)], text);
+        return text;
     }
 
     static object[] churn;

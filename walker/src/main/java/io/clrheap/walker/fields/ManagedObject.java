@@ -140,12 +140,20 @@ public final class ManagedObject {
         return readObject(name).map(ManagedObject::asString);
     }
 
-    /** This string's text (cut after {@link ObjectFields#MAX_TEXT} characters with "…"). */
+    /**
+     * This string's text (cut after {@link ObjectFields#MAX_TEXT} characters with "…"). A string is known by its
+     * MethodTable being the runtime's g_pStringClass, or by its type's name where that global is not known.
+     */
     public String asString() {
         if (!string) {
             throw new IllegalStateException(String.format(Locale.ROOT, "0x%x is a %s, not a string", address, typeName));
         }
         return fields.text(address, ObjectFields.MAX_TEXT);
+    }
+
+    /** Whether this is a System.String. */
+    public boolean isString() {
+        return string;
     }
 
     /** This array's layout: element type, rank, length. */
