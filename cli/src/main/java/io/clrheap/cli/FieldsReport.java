@@ -82,21 +82,15 @@ final class FieldsReport {
         }
     }
 
-    /** The MethodTables of value types by name: the objects' types, their base types and their arrays' element types. */
+    /** The MethodTables of value types by name: the objects' types and their arrays' element types. */
     private static Map<String, Long> structsByName(DumpSession session, TypeNames names, Set<Long> methodTables) {
-        var layout = session.target().layout();
-        var memory = session.memory();
-        long flags = layout.offset("MethodTable", "MTFlags");
-        long element = layout.offset("MethodTable", "PerInstInfo");
+        ObjectFields fields = session.fields();
         Set<Long> all = new LinkedHashSet<>(methodTables);
         for (long mt : methodTables) {
             try {
-                // an array's element TypeHandle (a MethodTable unless bit 1 marks a TypeDesc)
-                if ((memory.readU32(mt + flags) & 0x80000000L) != 0) {
-                    long e = memory.readPointer(mt + element);
-                    if (e != 0 && (e & 2) == 0) {
-                        all.add(e);
-                    }
+                long e = fields.isArray(mt) ? fields.elementTypeHandle(mt) : 0;
+                if (e != 0 && (e & 2) == 0) { // bit 1 marks a TypeDesc, no MethodTable
+                    all.add(e);
                 }
             } catch (MissingMemoryException e) {
                 // a MethodTable not in the dump gives no element type

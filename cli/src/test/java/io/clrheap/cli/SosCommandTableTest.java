@@ -45,7 +45,6 @@ class SosCommandTableTest {
             Matcher m = CODE.matcher(clrheapCell);
             while (m.find()) {
                 String[] words = m.group(1).split(" ");
-                String option = words[0];
                 CommandLine command = clrheap.getSubcommands().get(words[0]);
                 if (words[0].startsWith("--")) {
                     command = clrheap.getSubcommands().get("walk"); // a bare option continues the row's walk
@@ -53,10 +52,8 @@ class SosCommandTableTest {
                     assertThat(command).as("command %s in: %s", words[0], row).isNotNull();
                 }
                 for (String w : words) {
-                    option = w.startsWith("--") ? w : null;
-                    if (option != null) {
-                        assertThat(command.getCommandSpec().findOption(option)).as("option %s of %s in: %s", option,
-                                command.getCommandName(), row).isNotNull();
+                    if (w.startsWith("--")) {
+                        assertThat(command.getCommandSpec().findOption(w)).as("option %s of %s in: %s", w, command.getCommandName(), row).isNotNull();
                     }
                 }
                 checked++;
