@@ -78,6 +78,11 @@ final class GoldenCheckCommand implements Callable<Integer> {
         RealRootsCheck roots = r.roots();
         roots.notLive().forEach(l -> out.println("not live " + l));
         roots.missingRoots().forEach(l -> out.println("no root  " + l));
+        if (roots.youngNotLiveCount() > 0) {
+            out.printf(Locale.ROOT, "not live in gen0/gen1: %,d listed objects the walker's roots do not keep; not held to: the process ran between its "
+                    + "dump and its snapshot (changed-objects.txt), and a young object it allocated after the dump can lie where the dump holds a "
+                    + "dead one of the same type%n", roots.youngNotLiveCount());
+        }
         out.printf(Locale.ROOT, "roots: %,d of %,d managed threads' stacks scanned; %,d objects live by the walker's roots, %,d of them not in the list "
                 + "(kept by conservative stack slots or by dead objects)%n", roots.threadsScanned(), roots.threads(), roots.live(), roots.keptBeyondList());
         if (roots.hasRootList()) {

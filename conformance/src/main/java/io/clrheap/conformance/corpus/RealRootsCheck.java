@@ -6,6 +6,8 @@ import io.clrheap.walker.graph.ObjectGraph;
 import io.clrheap.walker.graph.Root;
 import io.clrheap.walker.graph.RootKind;
 import io.clrheap.walker.graph.ThreadScan;
+import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,15 +26,20 @@ import java.util.Set;
  * as the runtime says it is (flags 2 and 1), and every object the
  * runtime reported as a Stack root must be the target of one of the walker's thread roots — unless the process ran
  * between its dump and its snapshot ({@code changed-objects.txt}, a busy process {@code clrheap capture} recorded): its
- * threads' stacks then differ, and the stack roots are counted, not held to. The live list holds either way: an object
- * live at the snapshot was live at the dump. What the walker keeps live beyond the list is counted: the conservative
- * scan's false positives, and dead objects a live one still references.
+ * threads' stacks then differ, and the stack roots are counted, not held to. The live list holds either way for the old
+ * generations: an object live at the snapshot was live at the dump. In gen0 and gen1 of a busy process it need not be:
+ * allocation contexts restart at the same addresses after every GC, so an object the process allocated after the dump
+ * can lie where the dump holds a dead one of the same type and size (a list's grown array, made again on every run of
+ * the same code), and the snapshot agrees with the dump about it. Those are counted ({@code youngNotLiveCount}), not held
+ * to. What the walker keeps live beyond the list is counted: the conservative scan's false positives, and dead objects a
+ * live one still references.
  *
  * @param listed               the objects of the runtime's live list
  * @param live                 the objects live by the walker's roots
  * @param keptBeyondList       live by the walker's roots, not in the runtime's list
  * @param notLiveCount         listed objects the walker's roots do not keep (must be 0)
  * @param notLive              the first of them
+ * @param youngNotLiveCount    of a busy process, listed gen0 and gen1 objects the walker's roots do not keep (counted apart)
  * @param runtimeHandleRoots   the runtime's handle roots (0 without roots.txt)
  * @param handleRootsMissingCount  those the walker did not find, or found with another weakness or pinning (must be 0)
  * @param runtimeStackRoots    the distinct objects the runtime reported as Stack roots
@@ -43,7 +50,8 @@ import java.util.Set;
  * @param hasRootList          whether the folder has roots.txt
  * @param stacksChanged        whether the process ran between dump and snapshot (the stack roots are then not held to)
  */
-public record RealRootsCheck(long listed, long live, long keptBeyondList, long notLiveCount, List<String> notLive, long runtimeHandleRoots,
+public record RealRootsCheck(long listed, long live, long keptBeyondList, long notLiveCount, List<String> notLive, long youngNotLiveCount,
+                             long runtimeHandleRoots,
                              long handleRootsMissingCount, long runtimeStackRoots, long stackRootsMissingCount, List<String> missingRoots,
                              long threadsScanned, long threads, boolean hasRootList, boolean stacksChanged) {
 
@@ -75,12 +83,20 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
         ObjectGraph g = session.graph();
         HeapGraph graph = g.graph();
         BitSet ours = g.live();
+        boolean busy = Files.isRegularFile(folder.resolve("changed-objects.txt"));
+        List<Region> young = busy ? session.heap().regionsByAddress().stream().filter(r -> r.kind() == SegmentKind.GEN0 || r.kind() == SegmentKind.GEN1).toList() : List.of();
         List<String> notLive = new ArrayList<>();
         long notLiveCount = 0;
+        long youngNotLive = 0;
         Set<Long> listed = new HashSet<>();
         for (RealGoldenCheck.LiveObject o : live) {
             listed.add(o.address());
-            if (!g.isLive(ours, o.address()) && notLiveCount++ < RealGoldenCheck.SHOWN) {
+            if (g.isLive(ours, o.address())) {
+                continue;
+            }
+            if (young.stream().anyMatch(r -> r.contains(o.address()))) {
+                youngNotLive++;
+            } else if (notLiveCount++ < RealGoldenCheck.SHOWN) {
                 notLive.add(String.format(Locale.ROOT, "0x%x %s: listed live by the runtime, not reachable from the walker's roots", o.address(), o.type()));
             }
         }
@@ -93,8 +109,8 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
         long scanned = g.threads().stream().filter(ThreadScan::scanned).count();
         Path rootsFile = folder.resolve("roots.txt");
         if (!Files.isRegularFile(rootsFile)) {
-            return new RealRootsCheck(live.size(), ours.cardinality(), beyond, notLiveCount, notLive, 0, 0, 0, 0, List.of(), scanned,
-                    g.threads().size(), false, false);
+            return new RealRootsCheck(live.size(), ours.cardinality(), beyond, notLiveCount, notLive, youngNotLive, 0, 0, 0, 0, List.of(), scanned,
+                    g.threads().size(), false, busy);
         }
         java.util.Map<String, Root> handles = new java.util.HashMap<>();
         Set<Long> threadHeld = new HashSet<>();
@@ -135,7 +151,7 @@ public record RealRootsCheck(long listed, long live, long keptBeyondList, long n
                 }
             }
         }
-        return new RealRootsCheck(live.size(), ours.cardinality(), beyond, notLiveCount, notLive, handleRoots, handleMissing, stackObjects.size(),
-                stackMissing, missing, scanned, g.threads().size(), true, Files.isRegularFile(folder.resolve("changed-objects.txt")));
+        return new RealRootsCheck(live.size(), ours.cardinality(), beyond, notLiveCount, notLive, youngNotLive, handleRoots, handleMissing,
+                stackObjects.size(), stackMissing, missing, scanned, g.threads().size(), true, busy);
     }
 }
