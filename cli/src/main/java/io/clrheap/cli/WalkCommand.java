@@ -14,6 +14,7 @@ import io.clrheap.walker.source.live.LiveProcessException;
 import io.clrheap.walker.source.live.ProcessSuspension;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.fields.ObjectFields;
+import io.clrheap.walker.heap.SegmentKind;
 import io.clrheap.walker.query.ObjectCriteria;
 import io.clrheap.walker.query.ObjectFilter;
 import io.clrheap.walker.query.StringStatistics;
@@ -129,14 +130,18 @@ final class WalkCommand implements Callable<Integer> {
     @Option(names = "--mt", paramLabel = "HEX", description = "--stat and --objects: only objects of this MethodTable.")
     String mtFilter;
 
-    @Option(names = "--min", paramLabel = "BYTES", description = "--stat and --objects: only objects of at least this size.")
+    @Option(names = "--min", paramLabel = "BYTES", converter = ByteCountConverter.class,
+            description = "--stat and --objects: only objects of at least this size (bytes: 4096, 0x1000, 4k, 1m).")
     Long minSize;
 
-    @Option(names = "--max", paramLabel = "BYTES", description = "--stat and --objects: only objects of at most this size.")
+    @Option(names = "--max", paramLabel = "BYTES", converter = ByteCountConverter.class,
+            description = "--stat and --objects: only objects of at most this size (bytes: 4096, 0x1000, 4k, 1m).")
     Long maxSize;
 
-    @Option(names = "--gen", paramLabel = "N", description = "--stat and --objects: only objects of generation N (0, 1, 2; 3 = LOH, 4 = POH; frozen segments count as 2).")
-    Integer generation;
+    @Option(names = "--gen", paramLabel = "GEN", converter = GenerationConverter.class,
+            description = "--stat and --objects: only objects of one generation: 0, 1, 2, loh, poh or frozen (SOS's gen0, gen1, gen2, large, "
+                    + "pinned, foh too; 3 and 4 are loh and poh). Frozen segments are not gen2, as GC.GetGeneration says.")
+    SegmentKind generation;
 
     @Option(names = "--live", description = "--stat and --objects: only objects reachable from the dump's roots (GC handles, finalization queues, frozen "
             + "segments; stack roots are not searched, so objects only a stack holds are left out).")
@@ -368,7 +373,7 @@ final class WalkCommand implements Callable<Integer> {
         DiscoveredHeap heap = session.heap();
         ObjectFilter filter = filter(session, typeNames);
         if (report.objects) {
-            return objects(out, walker, heap, typeNames, filter, strings ? session.fields() : null);
+            return objects(out, err, walker, heap, typeNames, filter, strings ? session.fields() : null);
         }
         if (strings) { // --stat --strings: grouped by value, as dumpheap -strings
             StringStatistics statistics = new StringStatistics(session.memory(), session.target().layout());
@@ -444,9 +449,6 @@ final class WalkCommand implements Callable<Integer> {
             }
             mt = Long.parseUnsignedLong(digits, 16);
         }
-        if (generation != null && (generation < 0 || generation > 4)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--gen " + generation + ": 0, 1, 2, 3 (LOH) or 4 (POH)");
-        }
         return session.filter(new ObjectCriteria(typeFilter, mt, minSize, maxSize, generation, live, strings), names);
     }
 
@@ -487,6 +489,7 @@ final class WalkCommand implements Callable<Integer> {
         } else {
             stat.print(out, names, heap.freeMethodTable());
         }
+        noMatchNote(err, stat.objects());
         if (problems[0] > 0 && !quiet) {
             err.printf("clrheap: %d problem%s found while walking; run with --verify to list them%n", problems[0], problems[0] == 1 ? "" : "s");
         }
@@ -494,12 +497,38 @@ final class WalkCommand implements Callable<Integer> {
     }
 
     /** {@code --objects}; with {@code --strings} ({@code text} given) each string's text too. */
-    private int objects(PrintWriter out, HeapWalker walker, DiscoveredHeap heap, TypeNames names, ObjectFilter filter, ObjectFields text)
-            throws IOException {
+    private int objects(PrintWriter out, PrintWriter err, HeapWalker walker, DiscoveredHeap heap, TypeNames names, ObjectFilter filter,
+            ObjectFields text) throws IOException {
         ObjectListPrinter printer = new ObjectListPrinter(out, json, names, heap.freeMethodTable(), text);
-        walker.walk(filter.filtering(printer::object));
+        long[] listed = {0};
+        walker.walk(filter.filtering((address, mt, size, region) -> {
+            listed[0]++;
+            printer.object(address, mt, size, region);
+        }));
         printer.end();
+        noMatchNote(err, listed[0]);
         return 0;
+    }
+
+    /** An empty answer to a filtered query says so on stderr (the report itself keeps its header, as SOS's does). */
+    private void noMatchNote(PrintWriter err, long matched) {
+        if (matched > 0 || quiet || !filtersGiven()) {
+            return;
+        }
+        StringBuilder given = new StringBuilder();
+        java.util.function.BiConsumer<String, Object> add = (name, value) -> {
+            if (value != null && !Boolean.FALSE.equals(value)) {
+                given.append(given.isEmpty() ? "" : " ").append(name).append(value instanceof Boolean ? "" : " " + value);
+            }
+        };
+        add.accept("--type", typeFilter);
+        add.accept("--mt", mtFilter);
+        add.accept("--min", minSize);
+        add.accept("--max", maxSize);
+        add.accept("--gen", generation == null ? null : generation.id());
+        add.accept("--live", live);
+        add.accept("--strings", strings);
+        err.println("clrheap: no object matched " + given);
     }
 
     static void printJson(PrintWriter out, ObjectNode node) {

@@ -35,6 +35,24 @@ public enum SegmentKind {
         return smallObjectHeap;
     }
 
+    /**
+     * The kind a generation argument names, in SOS's {@code dumpheap -gen} spellings ({@code gen0 gen1 gen2 loh large poh
+     * pinned foh frozen}, any case) or as a generation number (0, 1, 2; 3 = LOH, 4 = POH, the generation table's
+     * indices); empty for anything else. Frozen is its own kind, never gen2: {@code GC.GetGeneration} of a frozen string
+     * literal is int.MaxValue (golden/real/net8-svr's selfreport.txt, {@code lit}).
+     */
+    public static java.util.Optional<SegmentKind> named(String name) {
+        return java.util.Optional.ofNullable(switch (name.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "0", "gen0" -> GEN0;
+            case "1", "gen1" -> GEN1;
+            case "2", "gen2" -> GEN2;
+            case "3", "loh", "large" -> LOH;
+            case "4", "poh", "pinned" -> POH;
+            case "foh", "frozen" -> FROZEN;
+            default -> null;
+        });
+    }
+
     /** The kind of a generation table entry's regions (frozen segments are told apart by their flags). */
     public static SegmentKind ofGeneration(int generation) {
         return switch (generation) {

@@ -1,5 +1,7 @@
 package io.clrheap.walker.query;
 
+import io.clrheap.walker.heap.SegmentKind;
+
 /**
  * Which objects a dumpheap-style query keeps (SOS's {@code !dumpheap -type -mt -min -max -gen -live -strings}); null or
  * false for a criterion not given. Bound to a dump by {@link io.clrheap.walker.DumpSession#filter(ObjectCriteria)}.
@@ -8,11 +10,13 @@ package io.clrheap.walker.query;
  * @param methodTable only objects of this MethodTable
  * @param minSize    only objects of at least this size (bytes, unaligned)
  * @param maxSize    only objects of at most this size
- * @param generation only objects of this generation table index (0, 1, 2, 3 = LOH, 4 = POH; frozen segments count as 2)
+ * @param generation only objects of this generation: gen0, gen1, gen2, LOH, POH, or frozen — frozen (non-GC) segments
+ *                   apart from gen2, as SOS's {@code -gen foh} and {@code GC.GetGeneration} (int.MaxValue for a frozen
+ *                   string literal in golden/real/net8-svr's selfreport.txt) have them
  * @param live       only objects reachable from the dump's roots
  * @param strings    only strings
  */
-public record ObjectCriteria(String type, Long methodTable, Long minSize, Long maxSize, Integer generation, boolean live, boolean strings) {
+public record ObjectCriteria(String type, Long methodTable, Long minSize, Long maxSize, SegmentKind generation, boolean live, boolean strings) {
 
     /** Every object (free objects included). */
     public static final ObjectCriteria ALL = new ObjectCriteria(null, null, null, null, null, false, false);
@@ -29,8 +33,8 @@ public record ObjectCriteria(String type, Long methodTable, Long minSize, Long m
         return new ObjectCriteria(type, methodTable, min, max, generation, live, strings);
     }
 
-    public ObjectCriteria withGeneration(int index) {
-        return new ObjectCriteria(type, methodTable, minSize, maxSize, index, live, strings);
+    public ObjectCriteria withGeneration(SegmentKind kind) {
+        return new ObjectCriteria(type, methodTable, minSize, maxSize, kind, live, strings);
     }
 
     public ObjectCriteria liveOnly() {

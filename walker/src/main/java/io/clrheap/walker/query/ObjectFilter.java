@@ -3,6 +3,8 @@ package io.clrheap.walker.query;
 import io.clrheap.walker.graph.HeapGraph;
 import io.clrheap.walker.heap.Problem;
 import io.clrheap.walker.heap.Region;
+import io.clrheap.walker.heap.SegmentKind;
+import io.clrheap.walker.report.TypeNameSpelling;
 import io.clrheap.walker.report.TypeNames;
 import io.clrheap.walker.walk.ObjectVisitor;
 import java.util.BitSet;
@@ -16,10 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ObjectFilter {
 
     private final String type;
+    private final String typeKey;
     private final Long mt;
     private final Long min;
     private final Long max;
-    private final Integer generation;
+    private final SegmentKind generation;
     private final BitSet live;          // null: --live not given
     private final HeapGraph graph;      // with live
     private final long stringMethodTable; // 0: --strings not given
@@ -34,6 +37,7 @@ public final class ObjectFilter {
      */
     public ObjectFilter(ObjectCriteria criteria, BitSet live, HeapGraph graph, long stringMethodTable, TypeNames names, long free) {
         this.type = criteria.type();
+        this.typeKey = type == null ? null : TypeNameSpelling.matchKey(type);
         this.mt = criteria.methodTable();
         this.min = criteria.minSize();
         this.max = criteria.maxSize();
@@ -65,10 +69,10 @@ public final class ObjectFilter {
         if (min != null && size < min || max != null && size > max) {
             return false;
         }
-        if (generation != null && (region == null || region.kind().generationTableIndex() != generation)) {
+        if (generation != null && (region == null || region.kind() != generation)) {
             return false;
         }
-        if (type != null && !typeMatches.computeIfAbsent(methodTable, m -> names.display(m, free).contains(type))) {
+        if (type != null && !typeMatches.computeIfAbsent(methodTable, m -> typeMatches(names.display(m, free)))) {
             return false;
         }
         if (live != null) {
@@ -76,6 +80,15 @@ public final class ObjectFilter {
             return i >= 0 && live.get(i);
         }
         return true;
+    }
+
+    /**
+     * SOS's {@code -type}: an ordinal substring of the name; or of its {@link TypeNameSpelling#matchKey} (generic
+     * arguments without assemblies), so that {@code Dictionary`2[System.String} finds the same objects whether the
+     * dump's metadata or a names file spelled the name.
+     */
+    private boolean typeMatches(String name) {
+        return name.contains(type) || TypeNameSpelling.matchKey(name).contains(typeKey);
     }
 
     /** {@code visitor}, seeing only the objects this filter accepts (and every problem). */

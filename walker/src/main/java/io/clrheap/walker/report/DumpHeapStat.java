@@ -150,9 +150,8 @@ public final class DumpHeapStat implements ObjectVisitor {
     }
 
     public void print(PrintWriter out, TypeNames names, long freeMethodTable) {
-        if (size == 0) {
-            return; // SOS prints neither header nor total when nothing matched
-        }
+        // with nothing matched, the header and "Total 0 objects" still, as native SOS's HeapStat::Print does: an empty
+        // answer says so rather than printing nothing
         Integer[] order = order();
         int mtWidth = 12;
         int countWidth = "Count".length();

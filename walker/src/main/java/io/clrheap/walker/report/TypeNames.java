@@ -123,7 +123,10 @@ public final class TypeNames {
             }
         }
         String n = names.name(methodTable);
-        return n != null || next == null ? n : next.nameOrNull(methodTable);
+        if (n != null) {
+            return TypeNameSpelling.canonical(n); // a file's reflection-style names spelled as the metadata's are
+        }
+        return next == null ? null : next.nameOrNull(methodTable);
     }
 
     /**
