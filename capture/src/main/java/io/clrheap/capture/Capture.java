@@ -42,6 +42,8 @@ public final class Capture {
     static final Duration REDUMP_PAUSE = Duration.ofMillis(100);
     /** The file beside live-objects.txt that lists the snapshot's objects the dump does not hold (only when there are any). */
     public static final String CHANGED_OBJECTS = "changed-objects.txt";
+    /** info.txt's line stating how many objects live-objects.txt lists (golden/real's form, which golden check reads). */
+    public static final String LIVE_OBJECTS_COUNT = "live objects (EventPipe heap walk): ";
 
     /** GC | GCHeapSurvivalAndMovement | GCHeapDump | GCHeapCollect | Type | GCHeapAndTypeNames (the runtime's event manifest; docs/ipc-protocol.md section 6). */
     public static final long KEYWORDS = 0x1L | 0x400000L | 0x100000L | 0x800000L | 0x80000L | 0x1000000L;
@@ -166,7 +168,7 @@ public final class Capture {
                         + "live-objects.txt, listed in %s", agreement.describe(), agreement.changed().size(), CHANGED_OBJECTS));
             }
             int attempts = taken;
-            snapshot.write(work, leftOut);
+            int listed = snapshot.write(work, leftOut);
             // 3. trim and compress
             long tr = System.nanoTime();
             progress.accept("trim and compress: core.xz (xz preset " + o.xzPreset() + ") ...");
@@ -194,6 +196,8 @@ public final class Capture {
                         + "live-objects.txt and refs.txt (roots.txt may still name them)%n", leftOut.size(), CHANGED_OBJECTS));
             }
             info.append(String.format(Locale.ROOT, "attempts: %d (the dump and snapshot of attempt %d kept)%n", attempts, best.number()));
+            // the count golden check holds live-objects.txt to: a list cut short (a copy stopped mid-way) is refused
+            info.append(String.format(Locale.ROOT, "%s%d (listed in live-objects.txt)%n", LIVE_OBJECTS_COUNT, listed));
             Files.writeString(work.resolve("info.txt"), info.toString());
             // 4. into place
             if (Files.exists(out)) {

@@ -348,16 +348,18 @@ public final class GcHeapSnapshot {
         return out;
     }
 
-    /** Writes live-objects.txt, roots.txt, refs.txt and gc-events.txt into a folder. */
-    public void write(Path folder) throws IOException {
-        write(folder, Set.of());
+    /** Writes live-objects.txt, roots.txt, refs.txt and gc-events.txt into a folder; returns the objects listed. */
+    public int write(Path folder) throws IOException {
+        return write(folder, Set.of());
     }
 
     /**
      * Writes live-objects.txt, roots.txt, refs.txt and gc-events.txt into a folder, without the objects at
      * {@code leftOut} in live-objects.txt and refs.txt (objects that the dump does not hold as the snapshot lists them).
+     *
+     * @return the objects live-objects.txt lists, the count a golden folder's info.txt states
      */
-    public void write(Path folder, Set<Long> leftOut) throws IOException {
+    public int write(Path folder, Set<Long> leftOut) throws IOException {
         List<String> live = new ArrayList<>();
         live.add(LIVE_OBJECTS_HEADER);
         for (Node node : liveObjects()) {
@@ -381,6 +383,7 @@ public final class GcHeapSnapshot {
         List<String> gc = new ArrayList<>(GC_EVENTS_HEADER);
         gc.addAll(gcEvents);
         writeLines(folder.resolve("gc-events.txt"), gc);
+        return live.size() - 1;
     }
 
     private static void writeLines(Path file, List<String> lines) throws IOException {

@@ -119,8 +119,9 @@ public final class RealGoldenCheck {
 
     /**
      * Checks {@code live}, read from {@code folder/live-objects.txt}, against what the folder itself says: the object
-     * count of {@code info.txt} (when it records one: golden/real's {@code live objects (EventPipe heap walk): N} must
-     * equal the list's, {@code clrheap capture}'s {@code snapshot: N objects} bound it) and every {@code OBJ} line of {@code selfreport.txt} (when there
+     * count {@code info.txt} states ({@code live objects (EventPipe heap walk): N}, which golden/real's folders and
+     * {@code clrheap capture} write, must equal the list's; a folder without it is refused: a list cut short would
+     * pass; capture's {@code snapshot: N objects} bounds it) and every {@code OBJ} line of {@code selfreport.txt} (when there
      * is one), whose address must be listed; no address may be listed twice.
      *
      * @throws BadLiveListException naming the file and line that disagrees
@@ -131,24 +132,6 @@ public final class RealGoldenCheck {
         for (LiveObject o : live) {
             if (!addresses.add(o.address())) {
                 throw new BadLiveListException(String.format(Locale.ROOT, "%s: object 0x%x is listed twice", list, o.address()));
-            }
-        }
-        Path info = folder.resolve("info.txt");
-        if (Files.isRegularFile(info)) {
-            List<String> lines = Files.readAllLines(info, StandardCharsets.UTF_8);
-            for (int i = 0; i < lines.size(); i++) {
-                Matcher m = INFO_COUNT.matcher(lines.get(i).strip());
-                if (m.matches()) {
-                    // golden/real's count is the list's; capture's counts the heap walk's reports, where an object
-                    // reported twice is listed once: the list may be shorter, never longer
-                    boolean exact = m.group(1) != null;
-                    long count = Long.parseLong(exact ? m.group(1) : m.group(2));
-                    if (exact ? count != live.size() : live.size() > count) {
-                        throw new BadLiveListException(String.format(Locale.ROOT,
-                                "%s lists %,d objects, but %s line %d records %,d: the list is truncated or not this folder's",
-                                list, live.size(), info, i + 1, count));
-                    }
-                }
             }
         }
         Path self = folder.resolve("selfreport.txt");
@@ -166,6 +149,33 @@ public final class RealGoldenCheck {
                     }
                 }
             }
+        }
+        Path info = folder.resolve("info.txt");
+        if (!Files.isRegularFile(info)) {
+            throw new BadLiveListException(String.format(Locale.ROOT, "%s has no info.txt: nothing in the folder says how many objects the runtime "
+                    + "listed, so a list cut short could not be told from a whole one (live-objects.txt lists %,d); clrheap capture writes "
+                    + "'live objects (EventPipe heap walk): N' there", folder, live.size()));
+        }
+        List<String> lines = Files.readAllLines(info, StandardCharsets.UTF_8);
+        boolean stated = false;
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = INFO_COUNT.matcher(lines.get(i).strip());
+            if (m.matches()) {
+                // "live objects": the list's own count, held exactly; capture's "snapshot: N objects" counts the heap
+                // walk's reports, where an object reported twice is listed once: it bounds the list, never states it
+                boolean exact = m.group(1) != null;
+                stated |= exact;
+                long count = Long.parseLong(exact ? m.group(1) : m.group(2));
+                if (exact ? count != live.size() : live.size() > count) {
+                    throw new BadLiveListException(String.format(Locale.ROOT,
+                            "%s lists %,d objects, but %s line %d records %,d: the list is truncated or not this folder's",
+                            list, live.size(), info, i + 1, count));
+                }
+            }
+        }
+        if (!stated) {
+            throw new BadLiveListException(String.format(Locale.ROOT, "%s states no count of the runtime's live objects ('live objects (EventPipe "
+                    + "heap walk): N'): a list cut short could not be told from a whole one (live-objects.txt lists %,d)", info, live.size()));
         }
     }
 

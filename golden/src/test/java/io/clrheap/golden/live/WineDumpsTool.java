@@ -66,7 +66,9 @@ class WineDumpsTool {
                     leftOut.add(c.node().address());
                     changed.add(c.line());
                 }
-                snapshot.write(out, leftOut);
+                int listed = snapshot.write(out, leftOut);
+                Files.writeString(out.resolve("info.txt"), String.format(java.util.Locale.ROOT, "name: %s%n%s%d (listed in live-objects.txt)%n",
+                        out.getFileName(), Capture.LIVE_OBJECTS_COUNT, listed));
                 Files.deleteIfExists(out.resolve(Capture.CHANGED_OBJECTS));
                 if (!leftOut.isEmpty()) {
                     Files.write(out.resolve(Capture.CHANGED_OBJECTS), changed);

@@ -3,6 +3,7 @@ package io.clrheap.golden.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clrheap.cli.ClrheapCommand;
+import io.clrheap.conformance.corpus.RealGoldenCheck;
 import io.clrheap.cli.ClrheapCommand.Outcome;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,7 +44,10 @@ class GoldenCheckTest {
         if (Files.exists(real.resolve("core.decompressed"))) {
             Files.createSymbolicLink(tmp.resolve("core.decompressed"), real.resolve("core.decompressed"));
         }
-        Files.write(tmp.resolve("live-objects.txt"), tamper.apply(new ArrayList<>(Files.readAllLines(real.resolve("live-objects.txt")))));
+        List<String> list = tamper.apply(new ArrayList<>(Files.readAllLines(real.resolve("live-objects.txt"))));
+        Files.write(tmp.resolve("live-objects.txt"), list);
+        // the folder states the tampered list's count, as a capture of it would
+        Files.writeString(tmp.resolve("info.txt"), "live objects (EventPipe heap walk): " + list.stream().filter(l -> !l.startsWith("#")).count() + "\n");
         return tmp;
     }
 
@@ -230,6 +234,30 @@ class GoldenCheckTest {
         original.removeIf(l -> l.startsWith(address + " "));
         refused(damagedCopy(tmp, lines(original), "selfreport.txt"),
                 "selfreport.txt line " + (report.indexOf(firstObj) + 1) + ": the program's own object " + address + " is not in ");
+    }
+
+    /** Issue 30: a list cut cleanly to its first 100 objects passed when the folder said nothing of the runtime's count. */
+    @Test
+    void aFolderThatStatesNoCountIsRefused(@TempDir Path tmp) throws IOException {
+        List<String> original = Files.readAllLines(NET8_SVR.resolve("live-objects.txt"));
+        refused(damagedCopy(tmp, lines(original.subList(0, 101))), "has no info.txt: nothing in the folder says how many objects the runtime listed",
+                "live-objects.txt lists 100");
+    }
+
+    @Test
+    void anInfoTxtWithoutTheCountIsRefused(@TempDir Path tmp) throws IOException {
+        Path dir = damagedCopy(tmp, Files.readAllBytes(NET8_SVR.resolve("live-objects.txt")));
+        Files.writeString(dir.resolve("info.txt"), "name: net8-svr\n");
+        refused(dir, "info.txt states no count of the runtime's live objects", "live-objects.txt lists 6,156");
+    }
+
+    @Test
+    void everyCommittedFolderStatesItsCount() throws IOException {
+        for (String name : WALKABLE) {
+            List<RealGoldenCheck.LiveObject> live = RealGoldenCheck.readLiveObjects(RealDump.root().resolve(name).resolve("live-objects.txt"));
+            assertThat(Files.readAllLines(RealDump.root().resolve(name).resolve("info.txt"))).as(name)
+                    .anyMatch(l -> l.matches("live objects \\(EventPipe heap walk\\): " + live.size() + "\\b.*"));
+        }
     }
 
     @Test
