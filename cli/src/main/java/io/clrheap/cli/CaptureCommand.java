@@ -20,13 +20,12 @@ import picocli.CommandLine.Option;
         name = "capture",
         mixinStandardHelpOptions = true,
         description = {"Record a real golden folder from a running .NET 8, 9 or 10 process on Linux x64.",
-            "It holds a full dump through the diagnostics IPC, then the runtime's own heap snapshot",
-            "(EventPipe GCBulkNode/GCBulkEdge/GCBulkType/roots/GC events), written as",
-            "core.xz (trimmed, environment blanked), live-objects.txt, roots.txt, refs.txt,",
-            "gc-events.txt and info.txt. The runtime collects its heap for the snapshot; the",
-            "objects its GC moved are listed where the dump has them. Objects a busy process",
-            "allocated or moved between the dump and the snapshot are left out of",
-            "live-objects.txt and listed in changed-objects.txt.",
+            "It holds a full dump through the diagnostics IPC, then the runtime's own heap snapshot (EventPipe "
+                    + "GCBulkNode/GCBulkEdge/GCBulkType/roots/GC events), written as core.xz (trimmed, environment blanked), "
+                    + "live-objects.txt, roots.txt, refs.txt, gc-events.txt and info.txt. The runtime collects its heap for the "
+                    + "snapshot; the objects its GC moved are listed where the dump has them. Objects a busy process allocated "
+                    + "or moved between the dump and the snapshot are left out of live-objects.txt and listed in "
+                    + "changed-objects.txt.",
             "Everything is written beside DIR first and moved into place at the end."},
         footer = {
             "",
@@ -34,9 +33,8 @@ import picocli.CommandLine.Option;
             "  ./clrheap capture --pid 12345 --out golden/real/net9-mine",
             "  ./clrheap golden check golden/real/net9-mine",
             "",
-            "Exit codes: 0 written; 1 the process did not answer in time, refused, or sent a",
-            "malformed trace; 2 bad usage."
-        })
+            "Exit codes: 0 written; 1 the process did not answer in time, refused, or sent a malformed trace; 2 bad "
+                    + "usage."})
 final class CaptureCommand implements Callable<Integer> {
 
     @Option(names = "--pid", required = true, paramLabel = "PID", description = "The .NET process.")

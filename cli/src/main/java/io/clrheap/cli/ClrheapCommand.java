@@ -87,7 +87,7 @@ public final class ClrheapCommand implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new ClrheapCommand());
         COMMANDS.forEach(cli::addSubcommand);
-        return cli;
+        return cli.setUsageHelpAutoWidth(true); // help wraps at the terminal's width (80 when it has none)
     }
 
     /**
@@ -97,14 +97,14 @@ public final class ClrheapCommand implements Runnable {
      */
     static CommandLine commandLine(String... args) {
         if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
-            return new CommandLine(new ClrheapCommand());
+            return new CommandLine(new ClrheapCommand()).setUsageHelpAutoWidth(true);
         }
         if (args.length > 0 && !args[0].equals("help")) {
             for (Class<?> c : COMMANDS) {
                 if (c.getAnnotation(Command.class).name().equals(args[0])) {
                     CommandLine cli = new CommandLine(new ClrheapCommand());
                     cli.addSubcommand(c);
-                    return cli;
+                    return cli.setUsageHelpAutoWidth(true);
                 }
             }
         }

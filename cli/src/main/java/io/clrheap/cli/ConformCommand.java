@@ -32,68 +32,58 @@ import picocli.CommandLine;
         name = "conform",
         mixinStandardHelpOptions = true,
         description = {"Check a heap walker, run as a command, against fixtures with known answers.",
-            "Run a heap walker (any language, as a command) on every fixture of a suite, compare its output with each",
-            "fixture's answer key, and report pass or fail with the first differences and the mistake each fixture is there to catch."},
+            "Run a heap walker (any language, as a command) on every fixture of a suite, compare its output with each "
+                    + "fixture's answer key, and report pass or fail with the first differences and the mistake each fixture is "
+                    + "there to catch."},
         footer = {
             "",
             "What the walker prints (--expect), compared with a file of each answer key:",
-            "  stat     SOS-style dumpheap -stat text: 'MT Count TotalSize Class Name'",
-            "           rows and the 'Total N objects, M bytes' line; dumpheap-stat.txt",
-            "  objects  one '0xADDRESS 0xMT SIZE' line per object; objects.tsv",
-            "  refs     one '0xSRC: 0xTARGET 0xTARGET ...' line per object that holds",
-            "           references, its non-null ones in field order (what",
-            "           ./clrheap walk DUMP --refs prints); references.tsv, per object",
-            "  live     one '0xADDRESS' line per live object (reachable from the roots",
-            "           that keep objects alive), any order; only the first column",
-            "           counts, so ./clrheap walk DUMP --objects --live is read too;",
-            "           live.tsv, as a set (frozen segments' objects are live: the",
-            "           GC never collects them)",
-            "  roots    one 'KIND ROOT 0xOBJECT FLAGS THREAD' line per root (tabs or",
-            "           spaces; what ./clrheap walk DUMP --roots prints): handles,",
-            "           finalization queue slots, and stack roots (ROOT a stack slot's",
-            "           0x address or a register's name, THREAD its OS id; every",
-            "           aligned word from rsp up to the stack's end and every general",
-            "           register, an interior pointer flagged 'interior'), any order;",
-            "           roots.tsv, as a set of rows (a 'conservative' flag is ignored)",
-            "  fields   one '0xOBJECT FIELD DECLARED_TYPE OFFSET VALUE' line per instance",
-            "           field (tabs; what ./clrheap walk DUMP --fields prints; a struct's",
-            "           fields as outer.inner); fields.tsv, row by row: missing, extra",
-            "           and wrong (declared type, offset or value) fields",
-            "  eeheap   SOS-style eeheap -gc text (what ./clrheap walk DUMP --eeheap",
-            "           prints); eeheap.txt, line by line",
-            "  handles  SOS-style gchandles text (what ./clrheap walk DUMP --handles",
-            "           prints); gchandles.txt, line by line",
-            "eeheap and handles compare every line but blank ones, runs of blanks",
-            "counting as one (a walker's own column widths pass); docs/reports.md",
-            "has both formats. For the other kinds, lines that do not start with 0x (headers, banners, '#' comments, blank",
-            "lines) are ignored; for roots, lines whose first column is no root kind.",
-            "A refs, live or roots difference names the object, its type",
-            "and size (objects.tsv); a live one also the roots pointing at it",
-            "(roots.tsv). Answer keys written before the object graph have no",
-            "references.tsv, roots.tsv or live.tsv: such a fixture is an error that says so",
-            "(write it again with ./clrheap generate).",
+            "stat: SOS-style dumpheap -stat text: 'MT Count TotalSize Class Name' rows and the 'Total N objects, "
+                    + "M bytes' line; dumpheap-stat.txt.",
+            "objects: one '0xADDRESS 0xMT SIZE' line per object; objects.tsv.",
+            "refs: one '0xSRC: 0xTARGET 0xTARGET ...' line per object that holds references, its non-null ones "
+                    + "in field order (what ./clrheap walk DUMP --refs prints); references.tsv, per object.",
+            "live: one '0xADDRESS' line per live object (reachable from the roots that keep objects alive), any "
+                    + "order; only the first column counts, so ./clrheap walk DUMP --objects --live is read too; live.tsv, "
+                    + "as a set (frozen segments' objects are live: the GC never collects them).",
+            "roots: one 'KIND ROOT 0xOBJECT FLAGS THREAD' line per root (tabs or spaces; what ./clrheap walk "
+                    + "DUMP --roots prints): handles, finalization queue slots, and stack roots (ROOT a stack slot's 0x "
+                    + "address or a register's name, THREAD its OS id; every aligned word from rsp up to the stack's end "
+                    + "and every general register, an interior pointer flagged 'interior'), any order; roots.tsv, as a set "
+                    + "of rows (a 'conservative' flag is ignored).",
+            "fields: one '0xOBJECT FIELD DECLARED_TYPE OFFSET VALUE' line per instance field (tabs; what "
+                    + "./clrheap walk DUMP --fields prints; a struct's fields as outer.inner); fields.tsv, row by row: "
+                    + "missing, extra and wrong (declared type, offset or value) fields.",
+            "eeheap: SOS-style eeheap -gc text (what ./clrheap walk DUMP --eeheap prints); eeheap.txt, line by "
+                    + "line.",
+            "handles: SOS-style gchandles text (what ./clrheap walk DUMP --handles prints); gchandles.txt, line "
+                    + "by line.",
+            "eeheap and handles compare every line but blank ones, runs of blanks counting as one (a walker's own "
+                    + "column widths pass); docs/reports.md has both formats. For the other kinds, lines that do not start with "
+                    + "0x (headers, banners, '#' comments, blank lines) are ignored; for roots, lines whose first column is no "
+                    + "root kind.",
+            "A refs, live or roots difference names the object, its type and size (objects.tsv); a live one also the "
+                    + "roots pointing at it (roots.tsv). Answer keys written before the object graph have no references.tsv, "
+                    + "roots.tsv or live.tsv: such a fixture is an error that says so (write it again with ./clrheap generate).",
             "",
-            "A suite is a folder that ./clrheap generate wrote fixtures into (named as their",
-            "files, like default-net8-server), or a golden",
-            "corpus: 'golden' is the project's committed one, golden/synthetic (fixtures",
-            "named like net8-server/default and net8-windows-server/default; say",
-            "./golden for a folder named golden).",
-            "Outside a clone, its fixtures are built once into $CLRHEAP_CACHE (else",
-            "$XDG_CACHE_HOME/clrheap or ~/.cache/clrheap), each checked against the",
-            "corpus.tsv this clrheap carries.",
-            "From a golden corpus the walker reads the committed bundle (--format bundle),",
-            "or an ELF core or minidump written into a temporary folder from the same",
-            "scenario, runtime, GC flavour and seed (the corpus test proves that a fresh",
-            "build is the committed heap byte for byte); the answer key is the committed one.",
-            "A Windows fixture (net8-windows-*/*, net10-windows-*/*) is always its",
-            "committed minidump, decompressed into a temporary folder as NAME.dmp",
-            "(--format chooses among the Linux fixtures' files); its answer key is its",
-            "Linux twin's, the same process at the same addresses.",
+            "A suite is a folder that ./clrheap generate wrote fixtures into (named as their files, like "
+                    + "default-net8-server), or a golden corpus: 'golden' is the project's committed one, golden/synthetic "
+                    + "(fixtures named like net8-server/default and net8-windows-server/default; say ./golden for a folder "
+                    + "named golden).",
+            "Outside a clone, its fixtures are built once into $CLRHEAP_CACHE (else $XDG_CACHE_HOME/clrheap or "
+                    + "~/.cache/clrheap), each checked against the corpus.tsv this clrheap carries.",
+            "From a golden corpus the walker reads the committed bundle (--format bundle), or an ELF core or minidump "
+                    + "written into a temporary folder from the same scenario, runtime, GC flavour and seed (the corpus test "
+                    + "proves that a fresh build is the committed heap byte for byte); the answer key is the committed one.",
+            "A Windows fixture (net8-windows-*/*, net10-windows-*/*) is always its committed minidump, decompressed "
+                    + "into a temporary folder as NAME.dmp (--format chooses among the Linux fixtures' files); its answer key "
+                    + "is its Linux twin's, the same process at the same addresses.",
             "",
             "Examples:",
             "  ./clrheap generate --scenario default,every-edge,collected --out suite/",
             "  ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite suite/",
-            "  ./clrheap conform --walker 'python3 mywalker.py {dump}' --expect objects --format minidump --suite suite/ --report junit.xml",
+            "  ./clrheap conform --walker 'python3 mywalker.py {dump}' --expect objects --format minidump --suite "
+                    + "suite/ --report junit.xml",
             "  ./clrheap generate --scenario object-graph --out suite/",
             "  ./clrheap conform --walker './clrheap walk {dump} --refs -q' --expect refs \\",
             "                   --suite suite/",
@@ -108,16 +98,16 @@ import picocli.CommandLine;
             "  ./clrheap conform --walker './clrheap walk {dump} --objects -q' --expect objects \\",
             "                   --dac-reference golden/real/net9-wks/core.xz --dac /path/to/9.0.1/libmscordaccore.so",
             "",
-            "Whatever the walker prints is read (as bytes, a line at a time): bytes that are not UTF-8 are read as U+FFFD",
-            "and noted (line, byte); a line over 1 MiB, a number above 2^63 or a row that does not parse fails that",
-            "fixture naming the line, and the run goes on. After each fixture every process the walker started is ended",
-            "(asked to stop, killed 2 s later), also background children it left running. Reports are always written.",
+            "Whatever the walker prints is read (as bytes, a line at a time): bytes that are not UTF-8 are read as "
+                    + "U+FFFD and noted (line, byte); a line over 1 MiB, a number above 2^63 or a row that does not parse fails "
+                    + "that fixture naming the line, and the run goes on. After each fixture every process the walker started "
+                    + "is ended (asked to stop, killed 2 s later), also background children it left running. Reports are always "
+                    + "written.",
             "",
-            "Exit codes: 0 every fixture passed; 1 a fixture failed (differences, output that does not parse, a crash or",
-            "a timeout); 2 bad usage; 3 the suite cannot be read: no fixtures, or a fixture's answer key or dump is",
-            "broken (the file and line are named; the other fixtures are still checked and reported), or, with",
-            "--dac-reference, no DAC reference could be made."
-        })
+            "Exit codes: 0 every fixture passed; 1 a fixture failed (differences, output that does not parse, a crash "
+                    + "or a timeout); 2 bad usage; 3 the suite cannot be read: no fixtures, or a fixture's answer key or dump "
+                    + "is broken (the file and line are named; the other fixtures are still checked and reported), or, with "
+                    + "--dac-reference, no DAC reference could be made."})
 final class ConformCommand implements Callable<Integer> {
 
     /** The --suite value that names the project's committed golden corpus. */

@@ -30,20 +30,21 @@ import picocli.CommandLine.Option;
         name = "demo",
         mixinStandardHelpOptions = true,
         description = {"Write the default scenario's fixtures, walk each one, and check the walks against the answer key.",
-            "The main job on the built-in default scenario (.NET 8, server GC unless told otherwise): emulate the process,",
-            "write it as fixture files with the answer key (as generate --scenario default does), walk each file, compare."},
+            "The main job on the built-in default scenario (.NET 8, server GC unless told otherwise): emulate the "
+                    + "process, write it as fixture files with the answer key (as generate --scenario default does), walk each "
+                    + "file, compare."},
         footer = {
             "",
             "Examples:",
             "  ./clrheap demo",
             "  ./clrheap demo --runtime net10 --gc workstation --out /tmp/demo",
             "",
-            "When Microsoft's DAC for the scenario's build is at hand (--dac, $CLRHEAP_DAC, $DOTNET_ROOT), the ELF core is walked",
-            "with it too, both ways, and checked against the same answer key.",
+            "When Microsoft's DAC for the scenario's build is at hand (--dac, $CLRHEAP_DAC, $DOTNET_ROOT), the ELF "
+                    + "core is walked with it too, both ways, and checked against the same answer key.",
             "",
-            "Exit codes: 0 the walker (and the DAC, when one was found) agrees with the answer key; 1 it does not (the differences",
-            "are printed); 2 bad usage; 3 too little memory or disk for the build (as generate checks; --force builds anyway)."
-        })
+            "Exit codes: 0 the walker (and the DAC, when one was found) agrees with the answer key; 1 it does not "
+                    + "(the differences are printed); 2 bad usage; 3 too little memory or disk for the build (as generate "
+                    + "checks; --force builds anyway)."})
 final class DemoCommand implements Callable<Integer> {
 
     @Mixin

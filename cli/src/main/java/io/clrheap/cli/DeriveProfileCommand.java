@@ -34,27 +34,29 @@ import picocli.CommandLine.Parameters;
         name = "derive-profile",
         mixinStandardHelpOptions = true,
         description = {"Derive a runtime build's layout facts from its real dumps or processes and write them as one build file.",
-            "Reads the build's identity (the '@(#)Version <file version> @Commit: <sha>' string in the runtime module),",
-            "the length of g_dacTable (its ELF st_size / 8), the index of every g_dacTable entry the walker relies on",
-            "(ThreadStore, g_gcDacGlobals, the free-object MethodTable, ...: each found by the shape of what it points at,",
-            "dacvars.h order breaking ties, the contract descriptor's globals checked where present) and, from a server-GC",
-            "input, the offsets of gc_heap's fields (those the GC publishes, and vm_heap and heap_number by their shape).",
+            "Reads the build's identity (the '@(#)Version <file version> @Commit: <sha>' string in the runtime "
+                    + "module), the length of g_dacTable (its ELF st_size / 8), the index of every g_dacTable entry the walker "
+                    + "relies on (ThreadStore, g_gcDacGlobals, the free-object MethodTable, ...: each found by the shape of "
+                    + "what it points at, dacvars.h order breaking ties, the contract descriptor's globals checked where "
+                    + "present) and, from a server-GC input, the offsets of gc_heap's fields (those the GC publishes, and "
+                    + "vm_heap and heap_number by their shape).",
             "Several inputs (e.g. a workstation and a server dump) must be of one build and agree.",
             "Each fact carries its evidence; 'checks' lists every check made, with addresses."},
         footer = {
             "",
             "Examples:",
             "  ./clrheap derive-profile captured/10.0.3-wks/core.xz captured/10.0.3-svr/core.xz --out 10.0.3.json",
-            "  ./clrheap derive-profile new-wks/core.xz new-svr/core.xz --into layout-model/src/main/resources/io/clrheap/layout/profiles/builds",
+            "  ./clrheap derive-profile new-wks/core.xz new-svr/core.xz --into "
+                    + "layout-model/src/main/resources/io/clrheap/layout/profiles/builds",
             "  ./clrheap derive-profile --pid 4242 --source '@azure/mcp-linux-x64@2.0.0-beta.20'",
             "  ./clrheap derive-profile golden/real/net8-svr/core.xz",
             "",
             "The file is deterministic: the same inputs give the same bytes (inputs are taken in sorted order).",
             "",
-            "Exit codes: 0 success; 1 an entry or field was not found or is ambiguous, or the inputs are of different",
-            "builds or disagree (the file is not written unless --partial); 2 bad usage (also a path that does not exist",
-            "and a --pid that is no process); 3 an input cannot be read as a Linux process image with a .NET runtime."
-        })
+            "Exit codes: 0 success; 1 an entry or field was not found or is ambiguous, or the inputs are of different "
+                    + "builds or disagree (the file is not written unless --partial); 2 bad usage (also a path that does not "
+                    + "exist and a --pid that is no process); 3 an input cannot be read as a Linux process image with a .NET "
+                    + "runtime."})
 final class DeriveProfileCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "DUMP", description = "ELF cores (or DUMP.xz) or fixture bundles of processes of one runtime build.")

@@ -28,8 +28,9 @@ import picocli.CommandLine.Parameters;
         name = "dumparray",
         mixinStandardHelpOptions = true,
         description = {"Show an array's elements, as SOS's !dumparray does.",
-            "Name, MethodTable, EEClass, Size, the rank, element count and element type, then one [index] value row per",
-            "element: numbers in decimal, references in hex (null for none), a struct stored inline as its address.",
+            "Name, MethodTable, EEClass, Size, the rank, element count and element type, then one [index] value row "
+                    + "per element: numbers in decimal, references in hex (null for none), a struct stored inline as its "
+                    + "address.",
             "--start and --length choose the elements; --details adds each struct's fields or each object's type."},
         footer = {
             "",

@@ -29,18 +29,18 @@ import picocli.CommandLine.Parameters;
         name = "dumpmt",
         mixinStandardHelpOptions = true,
         description = {"Show a MethodTable as SOS's !dumpmt does.",
-            "EEClass, Module, Name, BaseSize, ComponentSize, ContainsPointers, slots in the vtable, interfaces, parent. --fields adds every field of the class and its bases (instance ones",
-            "with their offset from an object's start) and the statics it declares, in dumpobj's columns: statics with their",
-            "values (.NET 9 and later), instance fields without."},
+            "EEClass, Module, Name, BaseSize, ComponentSize, ContainsPointers, slots in the vtable, interfaces, "
+                    + "parent. --fields adds every field of the class and its bases (instance ones with their offset from an "
+                    + "object's start) and the statics it declares, in dumpobj's columns: statics with their values (.NET 9 and "
+                    + "later), instance fields without."},
         footer = {
             "",
             "Examples:",
             "  ./clrheap dumpmt golden/real/net8-svr/core.xz 0x55b1d0df3598",
             "  ./clrheap dumpmt --fields golden/real/net10-windows-wks/dump.dmp.xz 0xe0997740",
             "",
-            "Exit codes: 0 success; 1 MT is no MethodTable, or its fields cannot be read (where and why is said); 2 bad",
-            "usage; 3 the dump cannot be opened."
-        })
+            "Exit codes: 0 success; 1 MT is no MethodTable, or its fields cannot be read (where and why is said); 2 "
+                    + "bad usage; 3 the dump cannot be opened."})
 final class DumpMtCommand implements Callable<Integer> {
 
     /** MTFlags.ContainsGCPointers (methodtable.h enum_flag_ContainsGCPointers). */

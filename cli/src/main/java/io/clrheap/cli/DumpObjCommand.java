@@ -26,20 +26,19 @@ import picocli.CommandLine.Parameters;
         name = "dumpobj",
         mixinStandardHelpOptions = true,
         description = {"Show an object's fields and their values, as SOS's !dumpobj (!do).",
-            "Name, MethodTable, EEClass, Size, String (a string's text), then each field: its token, offset from the object's start, declared type, VT (1 for a",
-            "struct stored inline, whose address is the value), instance or static, value (decimal for numbers, hex for",
-            "references and pointers) and name. Inherited fields come first, as SOS lists them. A static field's value is",
-            "not read (its storage is not located): '-'. Names come from the dump's metadata; a field whose module's",
-            "image the dump lacks is shown by its token."},
+            "Name, MethodTable, EEClass, Size, String (a string's text), then each field: its token, offset from the "
+                    + "object's start, declared type, VT (1 for a struct stored inline, whose address is the value), instance "
+                    + "or static, value (decimal for numbers, hex for references and pointers) and name. Inherited fields come "
+                    + "first, as SOS lists them. A static field's value is not read (its storage is not located): '-'. Names "
+                    + "come from the dump's metadata; a field whose module's image the dump lacks is shown by its token."},
         footer = {
             "",
             "Examples:",
             "  ./clrheap dumpobj golden/real/net8-svr/core.xz 0x7f929d400220",
             "  ./clrheap dumpobj --emulate default 0x7e2000000028",
             "",
-            "Exit codes: 0 success; 1 ADDR is no object start (the object holding it is named), or its fields cannot be",
-            "read (where and why is said); 2 bad usage; 3 the dump cannot be opened."
-        })
+            "Exit codes: 0 success; 1 ADDR is no object start (the object holding it is named), or its fields cannot "
+                    + "be read (where and why is said); 2 bad usage; 3 the dump cannot be opened."})
 final class DumpObjCommand implements Callable<Integer> {
 
     /** dumpobj's field table header, as SOS prints it. */

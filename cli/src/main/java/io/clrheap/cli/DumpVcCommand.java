@@ -25,8 +25,9 @@ import picocli.CommandLine.Parameters;
         name = "dumpvc",
         mixinStandardHelpOptions = true,
         description = {"Show a struct stored inline, as SOS's !dumpvc MT ADDR does.",
-            "Name, MethodTable, EEClass, Size, then each field of the struct type MT at ADDR: offsets from the struct's",
-            "start, values read there. ADDR is what dumpobj prints as a struct field's value, or dumparray as an element's."},
+            "Name, MethodTable, EEClass, Size, then each field of the struct type MT at ADDR: offsets from the "
+                    + "struct's start, values read there. ADDR is what dumpobj prints as a struct field's value, or dumparray "
+                    + "as an element's."},
         footer = {
             "",
             "Examples:",

@@ -26,15 +26,14 @@ import picocli.CommandLine.Option;
         name = "explain",
         mixinStandardHelpOptions = true,
         description = {"Narrate the pointer chase that finds the GC heap, read by read.",
-            "For each read: the structure, field, offset, address, value, where the offset comes",
-            "from, and its bytes.",
-            "On a dump: runtime module -> g_dacTable -> g_gcDacGlobals -> GcDacVars -> heaps ->",
-            "generation tables -> regions -> threads' allocation contexts.",
-            "With --emulate SCENARIO --in-process, on an emulated process: thread -> allocation",
-            "context -> gc_reserved_1 -> GCHeap -> vtable slot 69 -> DiagDescrGenerations and its",
-            "callbacks -> RegisterFrozenSegment -> the frozen segments -> UnregisterFrozenSegment.",
-            "With --object ADDR: the region and generation holding that address, the object, and how",
-            "its size and the next object's address are computed (as the walker computes them)."},
+            "For each read: the structure, field, offset, address, value, where the offset comes from, and its bytes.",
+            "On a dump: runtime module -> g_dacTable -> g_gcDacGlobals -> GcDacVars -> heaps -> generation tables -> "
+                    + "regions -> threads' allocation contexts.",
+            "With --emulate SCENARIO --in-process, on an emulated process: thread -> allocation context -> "
+                    + "gc_reserved_1 -> GCHeap -> vtable slot 69 -> DiagDescrGenerations and its callbacks -> "
+                    + "RegisterFrozenSegment -> the frozen segments -> UnregisterFrozenSegment.",
+            "With --object ADDR: the region and generation holding that address, the object, and how its size and the "
+                    + "next object's address are computed (as the walker computes them)."},
         footer = {
             "",
             "Examples:",
@@ -46,13 +45,11 @@ import picocli.CommandLine.Option;
             "  ./clrheap explain --emulate default --in-process",
             "  ./clrheap explain --emulate default --gc workstation --in-process",
             "",
-            "Without --all, heap 0 and the first 6 threads are narrated read by read, further heaps",
-            "and threads get a line each; the in-process path lists the callbacks of 4 heaps.",
+            "Without --all, heap 0 and the first 6 threads are narrated read by read, further heaps and threads get a "
+                    + "line each; the in-process path lists the callbacks of 4 heaps.",
             "",
-            "Exit codes: 0 success; 1 the --object address is in no region (the nearest is named)",
-            "or another failure; 2 bad usage (e.g. an address that is not hex); 3 the dump cannot",
-            "be opened as a .NET process."
-        })
+            "Exit codes: 0 success; 1 the --object address is in no region (the nearest is named) or another failure; "
+                    + "2 bad usage (e.g. an address that is not hex); 3 the dump cannot be opened as a .NET process."})
 final class ExplainCommand implements Callable<Integer> {
 
     @Mixin

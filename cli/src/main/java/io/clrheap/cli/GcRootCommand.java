@@ -32,13 +32,14 @@ import picocli.CommandLine.Option;
         name = "gcroot",
         mixinStandardHelpOptions = true,
         description = {"Show what keeps an object alive: every root that reaches it, shortest path first, as SOS's gcroot.",
-            "A root is what the GC counts as one: a thread's stack slot or register, a strong, pinned, async-pinned,",
-            "ref-counted or sized-ref handle, the f-reachable finalization queue, and a dependent handle's secondary",
-            "through its primary (marked 'dependent handle'). Weak handles and objects registered for finalization keep nothing alive: they are",
-            "not counted, and --all lists those that reach the object. Each row of a path is an object and its type,",
-            "with the field of the previous object it was reached through. Each managed thread's stack (from its stack",
-            "pointer up) and registers are scanned conservatively: a word that points into an object is a root, named",
-            "by its thread, slot and rsp offset; .NET 9 and 10 threads' thread-static arrays are roots too."},
+            "A root is what the GC counts as one: a thread's stack slot or register, a strong, pinned, async-pinned, "
+                    + "ref-counted or sized-ref handle, the f-reachable finalization queue, and a dependent handle's secondary "
+                    + "through its primary (marked 'dependent handle'). Weak handles and objects registered for finalization "
+                    + "keep nothing alive: they are not counted, and --all lists those that reach the object. Each row of a "
+                    + "path is an object and its type, with the field of the previous object it was reached through. Each "
+                    + "managed thread's stack (from its stack pointer up) and registers are scanned conservatively: a word that "
+                    + "points into an object is a root, named by its thread, slot and rsp offset; .NET 9 and 10 threads' "
+                    + "thread-static arrays are roots too."},
         footer = {
             "",
             "Examples:",
@@ -46,9 +47,8 @@ import picocli.CommandLine.Option;
             "  ./clrheap gcroot --all golden/real/net8-svr/core.xz 0x7f929d40c170",
             "  ./clrheap gcroot --emulate object-graph 0x7e2000000028",
             "",
-            "Exit codes: 0 success (also when no root reaches the object: it says so); 1 ADDR is no",
-            "object start (the object holding it is named); 2 bad usage; 3 the dump cannot be opened."
-        })
+            "Exit codes: 0 success (also when no root reaches the object: it says so); 1 ADDR is no object start (the "
+                    + "object holding it is named); 2 bad usage; 3 the dump cannot be opened."})
 final class GcRootCommand implements Callable<Integer> {
 
     @Mixin

@@ -26,16 +26,15 @@ import picocli.CommandLine.Option;
         name = "generate",
         mixinStandardHelpOptions = true,
         description = {"Write scenarios' emulated .NET processes as dump files real tools open, with their answer keys.",
-            "Emulate each chosen scenario's .NET process on each chosen runtime and GC",
-            "flavour (one JVM builds them all, one after the other) and write it as fixture",
-            "files real tools open, with the answer key written from what the emulator",
-            "placed, named SCENARIO-RUNTIME-GC: DIR/default-net9-server.core (ELF core),",
-            "default-9.0.7-server.core for an exact build (--runtime 9.0.7),",
-            ".dmp (minidump, Windows x64), .clrheap.tar.xz (fixture bundle) and .answer/.",
+            "Emulate each chosen scenario's .NET process on each chosen runtime and GC flavour (one JVM builds them "
+                    + "all, one after the other) and write it as fixture files real tools open, with the answer key written "
+                    + "from what the emulator placed, named SCENARIO-RUNTIME-GC: DIR/default-net9-server.core (ELF core), "
+                    + "default-9.0.7-server.core for an exact build (--runtime 9.0.7), .dmp (minidump, Windows x64), "
+                    + ".clrheap.tar.xz (fixture bundle) and .answer/.",
             "Each written file is read back with the walker and compared with its answer key.",
-            "Progress on stderr ([3/12] every-edge net9 server: ...), what was written on",
-            "stdout, then one line: how many fixtures agree with their answer key, bytes",
-            "written, time. A fixture that fails does not stop the others."},
+            "Progress on stderr ([3/12] every-edge net9 server: ...), what was written on stdout, then one line: how "
+                    + "many fixtures agree with their answer key, bytes written, time. A fixture that fails does not stop the "
+                    + "others."},
         footer = {
             "",
             "Examples:",
@@ -48,16 +47,14 @@ import picocli.CommandLine.Option;
             "  ./clrheap generate --scenario default --runtime net9 --out fixtures/ --check-dac ~/dotnet/shared/Microsoft.NETCore.App/9.0.1",
             "",
             "Exit codes, the highest of the fixtures':",
-            "  0 every fixture written and read back as its answer key says;",
-            "  1 a failure: a file could not be written, the walker disagrees with the",
-            "    answer key, or --check-dac found the DAC disagreeing with it, crashing,",
-            "    or none for the scenario's build;",
-            "  2 bad usage, also two selected fixtures with one name (nothing is built);",
-            "  3 unreadable or invalid input (a scenario file that is not a scenario:",
-            "    nothing is built), or a fixture this machine cannot hold: before each",
-            "    build, what it takes is estimated from the scenario (process memory, Java",
-            "    heap, disk) and checked against what is available; a shortfall is",
-            "    refused with the numbers (--force builds anyway)."
+            "0: every fixture written and read back as its answer key says.",
+            "1: a failure: a file could not be written, the walker disagrees with the answer key, or --check-dac found "
+                    + "the DAC disagreeing with it, crashing, or none for the scenario's build.",
+            "2: bad usage, also two selected fixtures with one name (nothing is built).",
+            "3: unreadable or invalid input (a scenario file that is not a scenario: nothing is built), or a fixture this "
+                    + "machine cannot hold: before each build, what it takes is estimated from the scenario (process memory, "
+                    + "Java heap, disk) and checked against what is available; a shortfall is refused with the numbers "
+                    + "(--force builds anyway)."
         })
 final class GenerateCommand implements Callable<Integer> {
 

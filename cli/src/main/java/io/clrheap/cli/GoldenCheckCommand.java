@@ -18,18 +18,16 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "check",
         mixinStandardHelpOptions = true,
-        description = {"Walk DIR/core.xz (a Windows folder: DIR/dump.dmp.xz) and compare it with DIR/live-objects.txt, the runtime's own list",
-            "of live objects (a golden/real folder, or one that clrheap capture wrote): every",
-            "listed object must be found with its MethodTable and size, the walk must meet no",
-            "problem, and every object found beyond the list (dead ones) must be free or have",
-            "a real MethodTable. Prints what is missing, misread and extra. The list is the",
-            "referee, so one that is empty, truncated (no final line feed, a line cut short),",
-            "malformed, or at odds with the folder's own counts (info.txt's object count,",
-            "selfreport.txt's OBJ addresses) is refused, naming the file and line. The walker's",
-            "roots are held to the runtime's too: every listed object must be live by them (the",
-            "threads' stacks scanned conservatively), and where DIR has roots.txt every handle",
-            "root must be found, as weak and as pinning, and every stack-root object held by a",
-            "thread root of the walker's; the objects live beyond the list are counted."},
+        description = {"Walk DIR/core.xz (a Windows folder: DIR/dump.dmp.xz) and compare it with DIR/live-objects.txt, the "
+                    + "runtime's own list of live objects (a golden/real folder, or one that clrheap capture wrote): every "
+                    + "listed object must be found with its MethodTable and size, the walk must meet no problem, and every "
+                    + "object found beyond the list (dead ones) must be free or have a real MethodTable. Prints what is "
+                    + "missing, misread and extra. The list is the referee, so one that is empty, truncated (no final line "
+                    + "feed, a line cut short), malformed, or at odds with the folder's own counts (info.txt's object count, "
+                    + "selfreport.txt's OBJ addresses) is refused, naming the file and line. The walker's roots are held to the "
+                    + "runtime's too: every listed object must be live by them (the threads' stacks scanned conservatively), "
+                    + "and where DIR has roots.txt every handle root must be found, as weak and as pinning, and every "
+                    + "stack-root object held by a thread root of the walker's; the objects live beyond the list are counted."},
         footer = {
             "",
             "Examples:",
@@ -37,9 +35,8 @@ import picocli.CommandLine.Parameters;
             "  ./clrheap golden check golden/real/net10-windows-wks",
             "  ./clrheap golden check golden/real/net8-nomodule --module /path/to/Sarif.Multitool",
             "",
-            "Exit codes: 0 the walk agrees with the list; 1 it does not; 2 bad usage; 3 the",
-            "folder, its list or its dump cannot be read, or the list is refused."
-        })
+            "Exit codes: 0 the walk agrees with the list; 1 it does not; 2 bad usage; 3 the folder, its list or its "
+                    + "dump cannot be read, or the list is refused."})
 final class GoldenCheckCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "DIR", description = "The folder: core.xz (or core, dump.dmp.xz, dump.dmp) and live-objects.txt.")

@@ -34,15 +34,13 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         subcommands = GoldenCheckCommand.class,
         description = {"Check the committed golden corpus against fresh builds, or rewrite it with --update.",
-            "The golden corpus (golden/synthetic) holds every built-in scenario on net8,",
-            "net9 and net10 with server and workstation GC: per fixture a bundle,",
-            "NAME.clrheap.tar.xz (its whole answer key inside), and plain copies of its",
-            "small answer files in NAME.expected/ (fixture.txt, dumpheap-stat.txt,",
-            "eeheap.txt, gchandles.txt); the Windows variant of each on net8 and net10",
-            "(R-windows-G/NAME.dmp.xz: the minidump generate writes, xz-compressed, and",
-            "NAME.expected/, the Linux fixture's answer key); and corpus.tsv, a line per",
-            "fixture. Without --update, each fixture is built again and compared byte",
-            "for byte; a line is printed per fixture that differs."},
+            "The golden corpus (golden/synthetic) holds every built-in scenario on net8, net9 and net10 with server "
+                    + "and workstation GC: per fixture a bundle, NAME.clrheap.tar.xz (its whole answer key inside), and plain "
+                    + "copies of its small answer files in NAME.expected/ (fixture.txt, dumpheap-stat.txt, eeheap.txt, "
+                    + "gchandles.txt); the Windows variant of each on net8 and net10 (R-windows-G/NAME.dmp.xz: the minidump "
+                    + "generate writes, xz-compressed, and NAME.expected/, the Linux fixture's answer key); and corpus.tsv, a "
+                    + "line per fixture. Without --update, each fixture is built again and compared byte for byte; a line is "
+                    + "printed per fixture that differs."},
         footer = {
             "",
             "Examples:",
@@ -53,10 +51,9 @@ import picocli.CommandLine.Option;
             "  ./clrheap golden --dir /tmp/corpus --update a corpus elsewhere",
             "  ./clrheap golden check golden/real/net8-svr   a real dump against its live-objects.txt",
             "",
-            "Exit codes: 0 the corpus equals fresh builds, or --update rewrote it; 1 it",
-            "differs (run --update if the change is intended) or another failure; 2 bad",
-            "usage; 3 no corpus at the folder, or the project's folder is not found."
-        })
+            "Exit codes: 0 the corpus equals fresh builds, or --update rewrote it; 1 it differs (run --update if the "
+                    + "change is intended) or another failure; 2 bad usage; 3 no corpus at the folder, or the project's folder "
+                    + "is not found."})
 final class GoldenCommand implements Callable<Integer> {
 
     static final int EXIT_NO_CORPUS = 3;

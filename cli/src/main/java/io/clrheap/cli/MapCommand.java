@@ -26,14 +26,16 @@ import picocli.CommandLine.Option;
 @Command(
         name = "map",
         mixinStandardHelpOptions = true,
-        description = {"Draw the GC heap of a .NET 8/9/10 process dump as one self-contained HTML page (no network, no external files).",
-            "The page shows the address space as a strip (every region at its address, coloured by generation), a summary per",
-            "generation, then heaps -> generations -> regions as bars to scale (width = committed bytes, the scale stated on the",
-            "page; regions of a generation side by side), objects coloured by type with a legend, free objects grey,",
-            "allocation contexts hatched and frozen segments marked. Click a region to zoom in (or open PAGE#region=0x<mem>);",
-            "hover shows address, type and size. Zoomed out, a region is drawn by buckets (up to 1,024, coloured by the type",
-            "with the most bytes); zoomed in, object by object for regions of at most 50,000 objects while the page's budget",
-            "(--max-objects) lasts, by bucket otherwise — the page says which.",
+        description = {"Draw the GC heap of a .NET 8/9/10 process dump as one self-contained HTML page (no network, no external "
+                    + "files).",
+            "The page shows the address space as a strip (every region at its address, coloured by generation), a "
+                    + "summary per generation, then heaps -> generations -> regions as bars to scale (width = committed bytes, "
+                    + "the scale stated on the page; regions of a generation side by side), objects coloured by type with a "
+                    + "legend, free objects grey, allocation contexts hatched and frozen segments marked. Click a region to "
+                    + "zoom in (or open PAGE#region=0x<mem>);",
+            "hover shows address, type and size. Zoomed out, a region is drawn by buckets (up to 1,024, coloured by "
+                    + "the type with the most bytes); zoomed in, object by object for regions of at most 50,000 objects while "
+                    + "the page's budget (--max-objects) lasts, by bucket otherwise — the page says which.",
             "The dump is a Linux x64 ELF core (.xz accepted), a Windows x64 minidump, or a clrheap fixture bundle;",
             "with --emulate, an emulated process built in memory from a scenario."},
         footer = {

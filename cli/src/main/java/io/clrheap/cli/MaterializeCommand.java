@@ -27,23 +27,23 @@ import picocli.CommandLine.Parameters;
         name = "materialize",
         mixinStandardHelpOptions = true,
         description = {"Place an emulated .NET process's memory at its real addresses in a helper process, to walk it with --pid.",
-            "Builds the scenario's emulated process and starts a helper process (a JVM) that maps every range of its",
-            "memory at its exact virtual address (mmap with MAP_FIXED_NOREPLACE, through JNA), the runtime module from a",
-            "file named libcoreclr.so, so that the live walker (walk --pid), gdb -p or any tool that reads process memory",
-            "finds a running runtime there. Prints the helper's pid and keeps it until Ctrl-C or --for has passed; then",
-            "ends it and removes its temporary files."},
+            "Builds the scenario's emulated process and starts a helper process (a JVM) that maps every range of its "
+                    + "memory at its exact virtual address (mmap with MAP_FIXED_NOREPLACE, through JNA), the runtime module "
+                    + "from a file named libcoreclr.so, so that the live walker (walk --pid), gdb -p or any tool that reads "
+                    + "process memory finds a running runtime there. Prints the helper's pid and keeps it until Ctrl-C or --for "
+                    + "has passed; then ends it and removes its temporary files."},
         footer = {
             "",
             "Examples:",
             "  ./clrheap materialize default",
             "  ./clrheap materialize every-edge --runtime net10 --gc workstation --for 10m",
-            "  ./clrheap walk --pid PID --stat --names /tmp/clrheap-materialize-…/type-names.txt   (in another terminal)",
+            "  ./clrheap walk --pid PID --stat --names /tmp/clrheap-materialize-…/type-names.txt   (in another "
+                    + "terminal)",
             "",
-            "Exit codes: 0 the helper ran until Ctrl-C or --for; 1 the helper could not place the memory (an address",
-            "taken, named; JNA not usable) or ended by itself; 2 bad usage; 3 an unknown scenario or an invalid scenario file,",
-            "or one this machine cannot hold (estimated before building: the emulated process and the helper's copy of its",
-            "memory, the Java heap, the temporary folder's disk; --force builds anyway)."
-        })
+            "Exit codes: 0 the helper ran until Ctrl-C or --for; 1 the helper could not place the memory (an address "
+                    + "taken, named; JNA not usable) or ended by itself; 2 bad usage; 3 an unknown scenario or an invalid "
+                    + "scenario file, or one this machine cannot hold (estimated before building: the emulated process and the "
+                    + "helper's copy of its memory, the Java heap, the temporary folder's disk; --force builds anyway)."})
 final class MaterializeCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SCENARIO",

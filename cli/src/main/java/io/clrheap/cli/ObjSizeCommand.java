@@ -18,8 +18,8 @@ import picocli.CommandLine.Parameters;
         name = "objsize",
         mixinStandardHelpOptions = true,
         description = {"Print the bytes an object keeps reachable: itself and everything it references.",
-            "Each object is counted once, directly referenced or not: sizeof(ADDR) = BYTES (0xHEX) bytes (TYPE), as SOS prints it, and how many",
-            "objects that is."},
+            "Each object is counted once, directly referenced or not: sizeof(ADDR) = BYTES (0xHEX) bytes (TYPE), as "
+                    + "SOS prints it, and how many objects that is."},
         footer = {
             "",
             "Examples:",

@@ -46,16 +46,17 @@ import picocli.CommandLine.Option;
         name = "walk",
         mixinStandardHelpOptions = true,
         description = {"Find and walk the GC heap of a .NET 8/9/10 process dump, or of a running process, without the DAC.",
-            "(With --engine dac or dac-heapwalk: through Microsoft's DAC of the dump's build, run in a child process.)",
-            "The dump is a Linux x64 ELF core (.xz accepted),",
-            "a Windows x64 minidump, or a clrheap fixture bundle (.clrheap.tar.xz).",
+            "(With --engine dac or dac-heapwalk: through Microsoft's DAC of the dump's build, run in a child "
+                    + "process.) The dump is a Linux x64 ELF core (.xz accepted), a Windows x64 minidump, or a clrheap fixture "
+                    + "bundle (.clrheap.tar.xz).",
             "The runtime build and GC flavour are read from the dump itself.",
             "With --emulate, the walk is over an emulated process instead, built in memory from a scenario;",
             "--in-process then finds its heap the source article's way (docs/reference/clr-layouts.md section 1):",
-            "a thread's allocation context -> gc_reserved_1 -> GCHeap -> vtable slot 69 DiagDescrGenerations,",
-            "called as a native function, and the frozen segment list.",
+            "a thread's allocation context -> gc_reserved_1 -> GCHeap -> vtable slot 69 DiagDescrGenerations, called "
+                    + "as a native function, and the frozen segment list.",
             "With --pid, the walk reads a running Linux process's memory (process_vm_readv) with the same discovery;",
-            "--suspend stops every thread of it (ptrace) for the walk and resumes them after, also on errors and Ctrl-C."},
+            "--suspend stops every thread of it (ptrace) for the walk and resumes them after, also on errors and "
+                    + "Ctrl-C."},
         footer = {
             "",
             "Examples:",
@@ -71,11 +72,10 @@ import picocli.CommandLine.Option;
             "  ./clrheap walk golden/real/net9-svr/core.xz --engine dac --dac /path/to/9.0.1/libmscordaccore.so --stat",
             "  ./clrheap walk fixtures/default-net8-server.core --engine dac-heapwalk --verify",
             "",
-            "Exit codes: 0 success; 1 problems found (--verify) or a failure (the process exited mid-walk; a DAC call failed",
-            "or the DAC crashed, the call named); 2 bad usage",
-            "(no such process); 3 the dump or process cannot be opened as a .NET process (not a core, not .NET,",
-            "unknown build, module headers missing, permission denied; no DAC for the dump's build)."
-        })
+            "Exit codes: 0 success; 1 problems found (--verify) or a failure (the process exited mid-walk; a DAC call "
+                    + "failed or the DAC crashed, the call named); 2 bad usage (no such process); 3 the dump or process cannot "
+                    + "be opened as a .NET process (not a core, not .NET, unknown build, module headers missing, permission "
+                    + "denied; no DAC for the dump's build)."})
 final class WalkCommand implements Callable<Integer> {
 
     static final int EXIT_CANNOT_OPEN = 3;
