@@ -122,13 +122,20 @@ final class DemoCommand implements Callable<Integer> {
         DacCheck.Outcome dacOutcome = new DacCheck(stdout).check(core, answer, dac);
         if (!dacOutcome.made()) {
             String why = dacOutcome.summary().lines().findFirst().orElse("");
-            stdout.println("Microsoft's DAC: not checked: " + (why.contains("; looked at") ? why.substring(0, why.indexOf("; looked at"))
-                    + " (give one with --dac PATH or $CLRHEAP_DAC)" : why));
+            if (why.startsWith("no DAC")) {
+                // none was given and none is installed: the usual case, and nothing is wrong; say what one would add
+                stdout.println("The walker needs no DAC. To cross-check these files with Microsoft's too, give the build's "
+                        + "libmscordaccore.so: ./clrheap demo --dac PATH (or $CLRHEAP_DAC).");
+            } else {
+                stdout.println("Microsoft's DAC: not checked: " + (why.contains("; looked at") ? why.substring(0, why.indexOf("; looked at"))
+                        + " (give one with --dac PATH or $CLRHEAP_DAC)" : why));
+            }
         } else if (!dacOutcome.agrees()) {
             all = false;
         }
         stdout.println();
-        stdout.println("Next: ./clrheap walk " + core + " --eeheap   (heaps, regions, allocation contexts)");
+        stdout.println("Next: ./clrheap walk " + core + " --eeheap   (heaps and their regions by generation, as SOS's eeheap -gc)");
+        stdout.println("      ./clrheap explain " + core + "          (how the heap was found, read by read)");
         stdout.println("      ./clrheap scenarios                                  (the other built-in fixtures)");
         stdout.println("      ./clrheap conform --walker './clrheap walk {dump} --stat -q' --suite " + out + "   (check a walker against these files)");
         return all ? 0 : 1;

@@ -96,6 +96,15 @@ class ClrheapCommandTest {
         assertThat(dir.resolve("default-net8-server.answer").resolve("objects.tsv")).exists();
     }
 
+    /** Issue 30: the demo of a tool whose point is needing no DAC ended with "not checked: no DAC", and sent to --eeheap for allocation contexts it no longer shows. */
+    @Test
+    void demoEndsWithWhatToDoNextNotWithWhatIsMissing(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        Outcome r = run("demo", "--out", dir.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).doesNotContain("not checked: no DAC", "allocation contexts)")
+                .contains("Next: ./clrheap walk " + dir.resolve("default-net8-server.core") + " --eeheap   (heaps and their regions by generation");
+    }
+
     @Test
     void demoRunsOnEveryRuntime(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         for (String v : new String[] {"net9", "net10"}) {
