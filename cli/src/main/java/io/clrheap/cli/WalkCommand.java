@@ -471,7 +471,7 @@ final class WalkCommand implements Callable<Integer> {
         long nanos = System.nanoTime() - start;
         progress.close(); // the bar's line ends before the summary
         if (!quiet && (verbose || nanos > SPEED_LINE_NANOS)) {
-            // the walk phase alone (JVM start, opening the dump and discovery excluded): the README's performance figures
+            // the walk phase alone (JVM start, opening the dump and discovery excluded): docs/benchmarks.md's performance figures
             err.printf("clrheap: walked %,d objects (%,d MiB) in %,d ms on %d thread%s: %,.1f M objects/s%n", stat.objects(),
                     stat.bytes() >> 20, nanos / 1_000_000, parallel, parallel == 1 ? "" : "s",
                     stat.objects() / Math.max(1e-9, nanos / 1e9) / 1e6);

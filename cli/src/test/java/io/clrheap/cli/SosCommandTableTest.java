@@ -11,17 +11,17 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** README's "From SOS to clrheap" table names only commands and options clrheap has. */
+/** docs/from-sos.md's "From SOS to clrheap" table names only commands and options clrheap has. */
 class SosCommandTableTest {
 
-    private static final Path README = Path.of("../README.md");
+    private static final Path README = Path.of("../docs/from-sos.md");
     private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
     /** The table's rows: the lines between its heading and the next heading that start with "| `". */
     private static List<String> rows() throws Exception {
         List<String> lines = Files.readAllLines(README);
-        int start = lines.indexOf("## From SOS to clrheap");
-        assertThat(start).as("README section").isNotNegative();
+        int start = lines.indexOf("# From SOS to clrheap");
+        assertThat(start).as("docs/from-sos.md's table").isNotNegative();
         List<String> rows = new ArrayList<>();
         for (String line : lines.subList(start + 1, lines.size())) {
             if (line.startsWith("## ")) {

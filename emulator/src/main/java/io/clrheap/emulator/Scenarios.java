@@ -163,7 +163,7 @@ public final class Scenarios {
     }
 
     /**
-     * Over 5 million objects of every kind the emulator builds, on 2 server heaps: the heap the README's performance
+     * Over 5 million objects of every kind the emulator builds, on 2 server heaps: the heap docs/benchmarks.md's performance
      * section and quick measurements walk. Every edge-case feature is on, so that the walk meets all of them; the
      * mixed population is the default's (objects, strings, arrays of every element size, user classes), 1,700 times over.
      */

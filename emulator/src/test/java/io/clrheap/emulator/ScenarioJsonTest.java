@@ -70,7 +70,7 @@ class ScenarioJsonTest {
 
     @Test
     void theReadmeExampleBuildsAndCollects() throws Exception {
-        Scenario burst = ScenarioJson.read(firstJsonBlock("../README.md", "## Emulating a process"), "README.md");
+        Scenario burst = ScenarioJson.read(firstJsonBlock("../docs/emulating.md", "## Emulating a process"), "docs/emulating.md");
         EmulatedRuntime process = new RuntimeBuilder().build(burst);
         assertThat(InvariantChecker.check(process)).isEmpty();
         // 90 % of 50,000 strings died in the gen0 collection: gen1 now holds about 5,000 of them

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering README.md's "Modules" section describes, enforced on the compiled main classes of every module (the
+ * The layering docs/library.md's "Modules" section describes, enforced on the compiled main classes of every module (the
  * reactor has compiled them into {@code MODULE/target/classes} before the golden module's tests run).
  */
 class ArchitectureTest {

@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The README's "Check your walker" example, run: the project's own walker through the JUnit conformance API. */
+/** docs/conformance.md's "Check your walker" example, run: the project's own walker through the JUnit conformance API. */
 class OwnWalkerConformanceTest extends WalkerConformanceTest {
 
     @Override

@@ -30,7 +30,7 @@ import org.tukaani.xz.XZOutputStream;
 
 /**
  * The corruption catalog (GitHub issue 9): each kind is a named way a dump goes bad, applied to a golden fixture's
- * file, with what {@code walk --verify} must report and what the walk must still recover. The README's "Corruption
+ * file, with what {@code walk --verify} must report and what the walk must still recover. docs/conformance.md's "Corruption
  * catalog" table is {@link #readmeTable()} (a test keeps them equal).
  */
 enum Corruption {
@@ -328,7 +328,7 @@ enum Corruption {
         return description;
     }
 
-    /** The README's table: kind → what it is → what is reported → what is recovered. */
+    /** docs/conformance.md's table: kind → what it is → what is reported → what is recovered. */
     static List<String> readmeTable() {
         List<String> rows = new java.util.ArrayList<>();
         rows.add("| kind | corruption | `walk --verify` reports | the walk recovers |");

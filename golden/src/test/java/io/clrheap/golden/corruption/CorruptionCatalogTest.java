@@ -170,12 +170,12 @@ class CorruptionCatalogTest {
 
     @Test
     void theReadmeTableIsTheCatalog() throws IOException {
-        List<String> readme = Files.readAllLines(Path.of(System.getProperty("user.dir")).resolveSibling("README.md"));
+        List<String> readme = Files.readAllLines(Path.of(System.getProperty("user.dir")).resolveSibling("docs/conformance.md"));
         int heading = readme.indexOf("## Corruption catalog");
-        assertThat(heading).as("README.md has a '## Corruption catalog' section").isNotNegative();
+        assertThat(heading).as("docs/conformance.md has a '## Corruption catalog' section").isNotNegative();
         List<String> table = readme.subList(heading, readme.size()).stream()
                 .dropWhile(l -> !l.startsWith("| kind |")).takeWhile(l -> l.startsWith("|")).toList();
-        assertThat(table).as("the README's table, generated from Corruption.readmeTable()")
+        assertThat(table).as("docs/conformance.md's table, generated from Corruption.readmeTable()")
                 .containsExactlyElementsOf(Corruption.readmeTable());
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's runnable examples, each run as a user runs it, with what it prints checked. */
+/** The runnable examples of docs/fixtures.md and docs/library.md, each run as a user runs it, with what it prints checked. */
 class ExamplesTest {
 
     private final StringWriter printed = new StringWriter();
@@ -78,8 +78,8 @@ class ExamplesTest {
     @Test
     void theReadmesLibrarySectionIsThePrintStatExampleAsWritten() throws Exception {
         String source = Files.readString(Path.of("src/main/java/io/clrheap/golden/examples/PrintStat.java"));
-        String readme = Files.readString(Path.of("..", "README.md"));
-        assertThat(readme).as("README.md shows PrintStat.java verbatim in its library section").contains("```java\n" + source + "```\n");
+        String readme = Files.readString(Path.of("../docs/library.md"));
+        assertThat(readme).as("docs/library.md shows PrintStat.java verbatim").contains("```java\n" + source + "```\n");
     }
 
     @Test

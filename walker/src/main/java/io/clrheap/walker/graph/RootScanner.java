@@ -16,7 +16,7 @@ import java.util.List;
  * The roots a dump holds that need no stack unwinding (docs/reference/object-graph.md): every GC handle with a
  * target (HandleTableWalker), and every heap's finalization queue ({@code CFinalize}: {@code m_Array} split by seven
  * fill pointers; gc.cpp). Stack and register roots, statics reached only through the runtime's own data structures
- * and the DAC's other root sources are not here: the README says so.
+ * and the DAC's other root sources are not here: docs/walking.md says so.
  *
  * <p>Finalization queue segments (gc.cpp {@code CFinalize}, total_generation_count = 5): segment {@code i} is
  * {@code [i == 0 ? m_Array : fill[i-1], fill[i])}; segments 0-4 hold the objects registered for finalization by

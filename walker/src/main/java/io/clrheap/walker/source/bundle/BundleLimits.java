@@ -18,7 +18,7 @@ public record BundleLimits(int maxEntries, long maxEntryBytes, long maxTotalByte
 
     /**
      * Enough for any fixture clrheap writes: 100,000 entries, 16 GiB in all, a 64 MiB manifest and 64 MiB of type names.
-     * 16 GiB is the process memory one emulated build may write by default (the generator's build budget, README
+     * 16 GiB is the process memory one emulated build may write by default (the generator's build budget, docs/fixtures.md,
      * "Generating fixture dumps"): a bundle declaring more was not written by it, and is refused from its manifest
      * instead of being streamed for minutes before its digest fails. A bigger build's bundle opens with limits of its own.
      */
