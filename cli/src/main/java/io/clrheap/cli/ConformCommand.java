@@ -13,6 +13,7 @@ import io.clrheap.conformance.SuiteFixture;
 import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.conformance.corpus.GoldenCorpus;
 import io.clrheap.conformance.corpus.GoldenCorpusCache;
+import io.clrheap.walker.source.CacheFolder;
 import io.clrheap.conformance.corpus.GoldenSuiteFixture;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -338,8 +339,7 @@ final class ConformCommand implements Callable<Integer> {
                         + "of the project; pass a corpus folder (./clrheap golden --update writes one)");
                 return Optional.empty();
             }
-            Path root = GoldenCorpusCache.defaultRoot(System.getProperty("clrheap.cache", System.getenv("CLRHEAP_CACHE")),
-                    System.getenv("XDG_CACHE_HOME"), System.getProperty("user.home"));
+            Path root = CacheFolder.ofThisProcess().root();
             GoldenCorpusCache cache = new GoldenCorpusCache(root, index.get(), GoldenCorpus.builtIn(root));
             int[] built = {0};
             Path dir = cache.prepare(glob, (fixture, wasBuilt, done, total) -> {

@@ -93,7 +93,7 @@ final class ExplainCommand implements Callable<Integer> {
         if (module != null && !Files.isRegularFile(module)) {
             throw usage("--module " + module + ": no such file");
         }
-        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> err.println("clrheap: " + note));
+        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withCoreCache(source.coreCache()).withNotes(note -> err.println("clrheap: " + note));
         return DumpOpener.open("explain", dump, options, err, session -> {
             Target target = session.target();
             TypeNames typeNames = names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames();

@@ -1,6 +1,7 @@
 package io.clrheap.cli;
 
 import io.clrheap.conformance.corpus.RealGoldenCheck;
+import io.clrheap.walker.source.CoreCache;
 import io.clrheap.conformance.corpus.RealRootsCheck;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -45,6 +46,10 @@ final class GoldenCheckCommand implements Callable<Integer> {
     @Option(names = "--module", paramLabel = "FILE", description = "The runtime binary, for dumps that lack its ELF headers.")
     Path module;
 
+    @Option(names = "--no-cache", description = "Decompress the folder's .xz dump to a temporary file removed when the check ends, "
+            + "instead of into the cache folder ($CLRHEAP_CACHE, else $XDG_CACHE_HOME/clrheap, else ~/.cache/clrheap).")
+    boolean noCache;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -58,7 +63,7 @@ final class GoldenCheckCommand implements Callable<Integer> {
         }
         RealGoldenCheck.Report r;
         try {
-            r = RealGoldenCheck.check(dir, Optional.ofNullable(module));
+            r = RealGoldenCheck.check(dir, Optional.ofNullable(module), noCache ? CoreCache.temporary() : CoreCache.fromEnvironment());
         } catch (Exception e) {
             err.println("clrheap golden check: " + dir + ": " + e.getMessage());
             return 3;

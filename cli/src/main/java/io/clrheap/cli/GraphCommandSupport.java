@@ -116,7 +116,7 @@ final class GraphCommandSupport {
         if (module != null && !Files.isRegularFile(module)) {
             throw new CommandLine.ParameterException(cli, "--module " + module + ": no such file");
         }
-        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> err.println("clrheap: " + note));
+        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withCoreCache(source.coreCache()).withNotes(note -> err.println("clrheap: " + note));
         return DumpOpener.open(command, source.dump, options, err, session -> use.with(session, withFile(session, names)));
     }
 

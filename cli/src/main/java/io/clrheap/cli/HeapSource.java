@@ -2,6 +2,7 @@ package io.clrheap.cli;
 
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.profile.RuntimeChoice;
+import io.clrheap.walker.source.CoreCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,10 @@ final class HeapSource {
 
     @Option(names = "--pid", paramLabel = "PID", description = "A running .NET process instead of a dump (walk only; needs ptrace rights over it).")
     Integer pid;
+
+    @Option(names = "--no-cache", description = "Decompress an .xz DUMP to a temporary file removed when the command ends, "
+            + "instead of into the cache folder ($CLRHEAP_CACHE, else $XDG_CACHE_HOME/clrheap, else ~/.cache/clrheap).")
+    boolean noCache;
 
     @Option(names = "--runtime", paramLabel = "net8|net9|net10|BUILD", converter = RuntimeOptions.RuntimeConverter.class,
             description = "With --emulate: the runtime, net8, net9 or net10 (each its reference build: 8.0.30, 9.0.1, 10.0.9) or an exact "
@@ -61,6 +66,9 @@ final class HeapSource {
             String choices = takesPid ? "a DUMP, --emulate SCENARIO or --pid PID" : "a DUMP or --emulate SCENARIO";
             throw new CommandLine.ParameterException(cli, given == 0 ? "give either " + choices : "give only one of " + choices);
         }
+        if (noCache && dump == null) {
+            throw new CommandLine.ParameterException(cli, "--no-cache goes with a DUMP: only a dump file is decompressed");
+        }
         if (pid != null && pid <= 0) {
             throw new CommandLine.ParameterException(cli, "--pid must be a process id (a positive number), not " + pid);
         }
@@ -79,6 +87,11 @@ final class HeapSource {
         if (!Files.exists(dump)) {
             throw new CommandLine.ParameterException(cli, "no such file: " + dump);
         }
+    }
+
+    /** Where an {@code .xz} DUMP is decompressed: the cache folder the environment names, or with {@code --no-cache} a temporary file. */
+    CoreCache coreCache() {
+        return noCache ? CoreCache.temporary() : CoreCache.fromEnvironment();
     }
 
     /** Builds and opens the {@code --emulate} process ({@link EmulatedTarget#open}). */

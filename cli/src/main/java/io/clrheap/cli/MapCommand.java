@@ -101,7 +101,7 @@ final class MapCommand implements Callable<Integer> {
         }
         source.checkDump(cli);
         Path dump = source.dump;
-        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> note(err, note));
+        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withCoreCache(source.coreCache()).withNotes(note -> note(err, note));
         return DumpOpener.open("map", dump, options, err, session -> {
             // names from the dump's metadata; --names (and a clrheap fixture's note) for the modules it lacks
             TypeNames typeNames = names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames();

@@ -204,6 +204,10 @@ final class WalkCommand implements Callable<Integer> {
         if (dacEngine != DacWalk.Engine.WALKER && source.emulated()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--engine " + engine + " reads dumps and processes: give a DUMP (an ELF core or a bundle) or --pid");
         }
+        if (dacEngine != DacWalk.Engine.WALKER && source.noCache) {
+            // the DAC's child process opens the dump itself, with the cache folder of the environment
+            throw new CommandLine.ParameterException(spec.commandLine(), "--no-cache goes with --engine walker only");
+        }
         if (dacEngine != DacWalk.Engine.WALKER && report.handles) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--handles goes with --engine walker only");
         }
@@ -236,7 +240,7 @@ final class WalkCommand implements Callable<Integer> {
         if (module != null && !Files.isRegularFile(module)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--module " + module + ": no such file");
         }
-        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withNotes(note -> note(err, note));
+        OpenOptions options = OpenOptions.DEFAULT.withModule(module).withCoreCache(source.coreCache()).withNotes(note -> note(err, note));
         return DumpOpener.open("walk", dump, options, err, session -> {
             // names from the dump's metadata; --names (and a clrheap fixture's note) for the modules it lacks
             TypeNames typeNames = names != null ? session.typeNames().orElse(TypeNames.load(names)) : session.typeNames();

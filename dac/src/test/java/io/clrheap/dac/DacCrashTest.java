@@ -36,8 +36,7 @@ class DacCrashTest {
         try (ElfCore dump = ElfCore.open(CORE)) {
             original = new TargetOpener(ProfileLoader.builtIn()).open(dump, dump.mappedFiles(), Optional.empty());
             slot = original.globalPointer("g_gcDacGlobals") + CURRENT_C_GC_STATE;
-            Path decompressed = CORE.resolveSibling("core.decompressed");
-            Files.copy(Files.isRegularFile(decompressed) ? decompressed : CORE, planted);
+            Files.copy(dump.path(), planted); // the decompressed core the ElfCore maps
             writeZeroAt(planted, dump, slot);
         }
         try (ElfCore dump = ElfCore.open(planted)) {

@@ -8,6 +8,7 @@ import io.clrheap.walker.source.DumpFiles;
 import io.clrheap.walker.source.ThreadSource;
 import io.clrheap.walker.source.bundle.Bundle;
 import io.clrheap.walker.source.elf.ElfCore;
+import io.clrheap.walker.source.elf.ElfCoreLimits;
 import io.clrheap.walker.source.elf.MappedFile;
 import io.clrheap.walker.source.live.LiveProcess;
 import io.clrheap.walker.source.minidump.Minidump;
@@ -31,7 +32,8 @@ import java.util.Map;
  *
  * The format is read from the file's first bytes, never from its name: a Windows minidump ({@code MDMP}), a clrheap
  * fixture bundle (an xz-compressed tar with a {@code manifest.json}), otherwise a Linux ELF core (an xz-compressed one
- * is decompressed first, no further than its headers declare). Only a regular file is opened: a directory, FIFO,
+ * is decompressed first, no further than its headers declare, into the cache folder or a temporary file as
+ * {@link OpenOptions#coreCache()} says, never beside it). Only a regular file is opened: a directory, FIFO,
  * device or socket is refused by its attributes, before it is opened. An xz file is decompressed only as far as one
  * tar block to tell a bundle from a core; data that are neither are refused then. The runtime module, its build and the profile are found in the dump
  * itself (docs/reference/discovery.md sections 1-4).
@@ -59,7 +61,7 @@ public final class Dumps {
         DumpFiles.Format format = DumpFiles.sniff(file);
         TargetOpener opener = new TargetOpener(options.profiles());
         if (format == DumpFiles.Format.MINIDUMP) {
-            Minidump dump = Minidump.open(file, MinidumpLimits.DEFAULT, options.notes());
+            Minidump dump = Minidump.open(file, MinidumpLimits.DEFAULT, options.notes(), options.coreCache());
             return opened(dump, () -> opener.open(dump), "minidump", file, dump.typeNames().orElse(Map.of()), options);
         }
         if (format == DumpFiles.Format.BUNDLE) {
@@ -67,7 +69,7 @@ public final class Dumps {
             return opened(bundle, () -> opener.open(bundle, bundle.mappedFiles(), options.module()), "fixture bundle", file,
                     bundle.typeNames(), options);
         }
-        ElfCore core = ElfCore.open(file, options.notes());
+        ElfCore core = ElfCore.open(file, options.notes(), ElfCoreLimits.DEFAULT, options.coreCache());
         return opened(core, () -> opener.open(core, core.mappedFiles(), options.module()), "ELF core", file, core.typeNames(), options);
     }
 

@@ -3,6 +3,7 @@ package io.clrheap.walker;
 import io.clrheap.layout.profile.ProfileLoader;
 import io.clrheap.process.NativeCalls;
 import io.clrheap.walker.heap.WalkLimits;
+import io.clrheap.walker.source.CoreCache;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,13 +18,18 @@ import java.util.function.Consumer;
  * @param nativeCalls when present, the heap is found in-process (a thread's allocation context → GCHeap → DiagDescrGenerations)
  *                    through these calls instead of through {@code g_dacTable}; only an emulated process answers them
  * @param profiles    the runtime profiles (and build files) the build is identified and laid out with
+ * @param coreCache   where an {@code .xz} dump is decompressed: the cache folder (by default the one the environment names),
+ *                    or a temporary file removed when the dump is closed ({@code --no-cache}); never beside the dump
  */
 public record OpenOptions(Optional<Path> module, Consumer<String> notes, WalkLimits limits, Optional<NativeCalls> nativeCalls,
-                          ProfileLoader profiles) {
+                          ProfileLoader profiles, CoreCache coreCache) {
 
-    /** No module file, notes dropped, the default limits, the dump path of discovery, the built-in profiles. */
+    /**
+     * No module file, notes dropped, the default limits, the dump path of discovery, the built-in profiles, the cache
+     * folder the environment names.
+     */
     public static final OpenOptions DEFAULT = new OpenOptions(Optional.empty(), note -> { }, WalkLimits.DEFAULT, Optional.empty(),
-            ProfileLoader.builtIn());
+            ProfileLoader.builtIn(), CoreCache.fromEnvironment());
 
     public OpenOptions {
         Objects.requireNonNull(module, "module");
@@ -31,26 +37,32 @@ public record OpenOptions(Optional<Path> module, Consumer<String> notes, WalkLim
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(nativeCalls, "nativeCalls");
         Objects.requireNonNull(profiles, "profiles");
+        Objects.requireNonNull(coreCache, "coreCache");
     }
 
     public OpenOptions withModule(Path file) {
-        return new OpenOptions(Optional.ofNullable(file), notes, limits, nativeCalls, profiles);
+        return new OpenOptions(Optional.ofNullable(file), notes, limits, nativeCalls, profiles, coreCache);
     }
 
     public OpenOptions withNotes(Consumer<String> receiver) {
-        return new OpenOptions(module, receiver, limits, nativeCalls, profiles);
+        return new OpenOptions(module, receiver, limits, nativeCalls, profiles, coreCache);
     }
 
     public OpenOptions withLimits(WalkLimits walkLimits) {
-        return new OpenOptions(module, notes, walkLimits, nativeCalls, profiles);
+        return new OpenOptions(module, notes, walkLimits, nativeCalls, profiles, coreCache);
     }
 
     /** The runtime profiles the dump's build is identified and laid out with (default: the built-in ones). */
     public OpenOptions withProfiles(ProfileLoader loader) {
-        return new OpenOptions(module, notes, limits, nativeCalls, loader);
+        return new OpenOptions(module, notes, limits, nativeCalls, loader, coreCache);
     }
 
     public OpenOptions withNativeCalls(NativeCalls calls) {
-        return new OpenOptions(module, notes, limits, Optional.ofNullable(calls), profiles);
+        return new OpenOptions(module, notes, limits, Optional.ofNullable(calls), profiles, coreCache);
+    }
+
+    /** Where an {@code .xz} dump is decompressed (default: the cache folder the environment names). */
+    public OpenOptions withCoreCache(CoreCache cache) {
+        return new OpenOptions(module, notes, limits, nativeCalls, profiles, cache);
     }
 }

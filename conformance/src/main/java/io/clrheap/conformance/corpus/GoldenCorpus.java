@@ -174,8 +174,9 @@ public final class GoldenCorpus {
 
     /**
      * Entries of the corpus folders that belong to no fixture, relative to the corpus ({@code net8-server/notes.txt}),
-     * sorted. The walker's decompressed copy of a minidump it was given in place ({@code NAME.dmp.decompressed}, which
-     * git ignores) is no stray: walking a fixture must not break the corpus's check.
+     * sorted. The decompressed copy of a minidump that clrheap wrote beside it before decompressed dumps went to the cache
+     * folder ({@code NAME.dmp.decompressed}, beside its {@code NAME.dmp.xz}) is no stray: a clone where an older clrheap
+     * walked a fixture in place must not fail the corpus's check for it.
      */
     public List<String> strays() throws IOException {
         List<String> strays = new ArrayList<>();
@@ -509,7 +510,7 @@ public final class GoldenCorpus {
         return GoldenFixture.ofPath(folderName + "/" + file);
     }
 
-    /** Whether {@code entry} is the walker's decompressed copy of a compressed minidump beside it ({@code XzCache}). */
+    /** Whether {@code entry} is an older clrheap's decompressed copy of the compressed minidump beside it. */
     private static boolean isWalkersCopy(Path entry) {
         String file = entry.getFileName().toString();
         return file.endsWith(FixtureFormat.MINIDUMP.suffix() + ".decompressed")

@@ -37,7 +37,7 @@ public final class GoldenCorpusCache {
     private final GoldenCorpus builder;
 
     /**
-     * @param cacheRoot     the user's clrheap cache folder; the corpus goes in a folder of its own under it
+     * @param cacheRoot     the user's clrheap cache folder ({@code CacheFolder}); the corpus goes in a folder of its own under it
      * @param releasedIndex the corpus.tsv the fixtures must match
      * @param builder       builds fixtures (its own folder is not used)
      */
@@ -52,20 +52,6 @@ public final class GoldenCorpusCache {
         try (InputStream in = GoldenCorpusCache.class.getResourceAsStream(RELEASED_INDEX)) {
             return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
         }
-    }
-
-    /**
-     * The user's clrheap cache folder: {@code explicit} when given (the {@code clrheap.cache} property or the
-     * {@code CLRHEAP_CACHE} variable), else {@code $XDG_CACHE_HOME/clrheap}, else {@code ~/.cache/clrheap}.
-     */
-    public static Path defaultRoot(String explicit, String xdgCacheHome, String userHome) {
-        if (explicit != null && !explicit.isBlank()) {
-            return Path.of(explicit);
-        }
-        if (xdgCacheHome != null && !xdgCacheHome.isBlank()) {
-            return Path.of(xdgCacheHome, "clrheap");
-        }
-        return Path.of(userHome, ".cache", "clrheap");
     }
 
     /** The corpus folder in the cache: {@code golden-synthetic-} and the first 16 hex digits of the released index's SHA-256. */

@@ -1,5 +1,6 @@
 package io.clrheap.conformance.corpus;
 
+import io.clrheap.walker.source.CoreCache;
 import io.clrheap.walker.OpenOptions;
 import io.clrheap.walker.Dumps;
 import io.clrheap.walker.DumpSession;
@@ -193,6 +194,11 @@ public final class RealGoldenCheck {
 
     /** Walks the folder's dump ({@link #dumpOf}) and compares it with {@code folder/live-objects.txt}. */
     public static Report check(Path folder, Optional<Path> module) throws Exception {
+        return check(folder, module, CoreCache.fromEnvironment());
+    }
+
+    /** As {@link #check(Path, Optional)}, a compressed dump decompressed as {@code cache} says. */
+    public static Report check(Path folder, Optional<Path> module, CoreCache cache) throws Exception {
         Path coreFile = dumpOf(folder).orElseThrow(() -> new IOException(folder + " holds none of " + String.join(", ", DUMP_FILES)));
         List<LiveObject> live = readLiveObjects(folder.resolve("live-objects.txt"));
         checkAgainstFolder(folder, live);
@@ -208,7 +214,7 @@ public final class RealGoldenCheck {
         long badExtraCount = 0;
         long extras = 0;
         RealRootsCheck roots;
-        try (DumpSession dump = Dumps.open(coreFile, OpenOptions.DEFAULT.withModule(module.orElse(null)))) {
+        try (DumpSession dump = Dumps.open(coreFile, OpenOptions.DEFAULT.withModule(module.orElse(null)).withCoreCache(cache))) {
             Target target = dump.target();
             DiscoveredHeap heap = dump.heap();
             heap.problems().forEach(p -> problems.add(p.describe()));

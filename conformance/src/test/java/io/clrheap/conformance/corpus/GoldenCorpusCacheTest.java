@@ -132,13 +132,6 @@ class GoldenCorpusCacheTest {
     }
 
     @Test
-    void theCacheFolderIsTheExplicitOneElseXdgCacheHomeElseDotCacheInTheHomeFolder() {
-        assertThat(GoldenCorpusCache.defaultRoot("/c", "/x", "/h")).isEqualTo(Path.of("/c"));
-        assertThat(GoldenCorpusCache.defaultRoot(null, "/x", "/h")).isEqualTo(Path.of("/x", "clrheap"));
-        assertThat(GoldenCorpusCache.defaultRoot("", " ", "/h")).isEqualTo(Path.of("/h", ".cache", "clrheap"));
-    }
-
-    @Test
     void theJarCarriesTheCorpusTsvTheProjectCommits() throws IOException {
         Path committed = Path.of("..", "golden", "synthetic", CorpusIndex.NAME);
         assertThat(GoldenCorpusCache.releasedIndex()).hasValueSatisfying(bytes -> assertThat(bytes).isEqualTo(readAll(committed)));

@@ -318,9 +318,9 @@ class GoldenCorpusUpdateTest {
     }
 
     @Test
-    void theWalkersDecompressedCopyOfAMinidumpIsNoStrayButAnyOtherFileIs() throws IOException {
+    void anOlderClrheapsDecompressedCopyOfAMinidumpIsNoStrayButAnyOtherFileIs() throws IOException {
         Path corpus = copy();
-        Files.writeString(corpus.resolve("net8-windows-server/tiny.dmp.decompressed"), "the walker's copy");
+        Files.writeString(corpus.resolve("net8-windows-server/tiny.dmp.decompressed"), "an older clrheap's copy");
         Files.writeString(corpus.resolve("net8-windows-server/gone.dmp.decompressed"), "no xz beside it");
         Files.writeString(corpus.resolve("net8-windows-server/tiny.clrheap.tar.xz"), "a bundle in a Windows folder");
 

@@ -35,7 +35,7 @@ public final class WalkRealDump {
 
     /** Prints the {@code top} types by size and the totals; true when the walk met no problem. */
     public static boolean run(PrintWriter out, Path core, Path names, int top) throws Exception {
-        // any format (ELF core, minidump, bundle); an .xz core is decompressed once, beside it (NAME.decompressed), then memory-mapped
+        // any format (ELF core, minidump, bundle); an .xz core is decompressed once, into the cache folder (cores/ in $CLRHEAP_CACHE, else ~/.cache/clrheap), then memory-mapped
         try (DumpSession dump = Dumps.open(core)) {
             Target target = dump.target();
             DiscoveredHeap heap = dump.heap();

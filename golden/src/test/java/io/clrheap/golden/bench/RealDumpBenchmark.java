@@ -1,6 +1,7 @@
 package io.clrheap.golden.bench;
 
 import io.clrheap.cli.ClrheapCommand;
+import io.clrheap.walker.source.elf.ElfCore;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -41,10 +42,12 @@ public class RealDumpBenchmark {
         Path decompressed;
 
         @Setup
-        public void locate() {
+        public void locate() throws IOException {
             Path folder = RealDumpBenchmarkReport.realRoot().resolve(name);
             coreXz = folder.resolve("core.xz");
-            decompressed = folder.resolve("core.decompressed");
+            try (ElfCore core = ElfCore.open(coreXz)) {
+                decompressed = core.path(); // the cache folder's entry: the file the walk maps
+            }
         }
     }
 

@@ -75,7 +75,10 @@ class CaptureTest {
             assertThat(Files.readAllLines(out.resolve("roots.txt"))).anyMatch(l -> l.startsWith("ROOT Handle "));
             Outcome check = ClrheapCommand.run("golden", "check", out.toString());
             assertThat(check.exitCode()).as("golden check: %s%s", check.out(), check.err()).isZero();
-            String core = Files.readString(out.resolve("core.decompressed"), java.nio.charset.StandardCharsets.ISO_8859_1);
+            String core;
+            try (io.clrheap.walker.source.elf.ElfCore decompressed = io.clrheap.walker.source.elf.ElfCore.open(out.resolve("core.xz"))) {
+                core = Files.readString(decompressed.path(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            }
             for (String kv : environment) {
                 assertThat(core).as("the process environment is blanked").doesNotContain("\0" + kv);
             }

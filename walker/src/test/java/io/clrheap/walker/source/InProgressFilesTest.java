@@ -25,8 +25,8 @@ class InProgressFilesTest {
     void aStoppedJvmDeletesItsInProgressFiles(String signal) throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/bin/kill")) || Files.isExecutable(Path.of("/usr/bin/kill")),
                 "no kill(1) to send a signal with");
-        Path partial = dir.resolve("core.decompressed.1.partial");
-        Path complete = dir.resolve("core.decompressed");
+        Path partial = dir.resolve("0123.core.1.partial");
+        Path complete = dir.resolve("0123.core");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
                 InProgressChild.class.getName(), partial.toString(), complete.toString())

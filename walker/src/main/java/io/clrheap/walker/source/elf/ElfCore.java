@@ -3,6 +3,7 @@ package io.clrheap.walker.source.elf;
 import io.clrheap.walker.source.OsThread;
 import io.clrheap.walker.source.ThreadSource;
 
+import io.clrheap.walker.source.CoreCache;
 import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MissingMemoryException;
@@ -19,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -26,7 +28,7 @@ import java.util.function.Consumer;
  *
  * <p>The file is memory-mapped with {@code java.lang.foreign} (a {@link FileChannel#map} into a shared arena), so no
  * copy of it is made on the Java heap and files larger than 2 GiB work. An xz-compressed file (known by its first
- * bytes, not its name) is first decompressed, once, to a cache file (see {@link #open(Path, Consumer)}).
+ * bytes, not its name) is first decompressed into the cache folder, or a temporary file (see {@link #open(Path, Consumer, ElfCoreLimits, CoreCache)}).
  *
  * <p>Memory: each {@code PT_LOAD} covers {@code [p_vaddr, p_vaddr + p_memsz)}, but only its first {@code p_filesz}
  * bytes are in the file (trimmed dumps and the kernel set {@code p_filesz} below {@code p_memsz}, often 0, for
@@ -44,11 +46,13 @@ public final class ElfCore extends MappedDump implements ThreadSource, AutoClose
     private final MemorySegment file;
     private final List<LoadSegment> loadSegments;
     private final CoreNotes notes;
+    /** The decompressed copy mapped, for an {@code .xz} file: a temporary one is deleted when this core is closed. */
+    private final Optional<DecompressedCore> copy;
 
     // The segments with p_memsz > 0, sorted by address, as parallel arrays: the lookup runs on every read.
 
     private ElfCore(Path path, String name, Arena arena, MemorySegment file, List<LoadSegment> loadSegments,
-                    CoreNotes notes) {
+                    CoreNotes notes, Optional<DecompressedCore> copy) {
         super(new RangeMemory(name, file, loadSegments.stream().filter(s -> s.memsz() != 0)
                 .map(s -> new RangeMemory.Range(s.vaddr(), s.end() - s.vaddr(), s.filesz(), s.fileOffset())).toList()));
         this.path = path;
@@ -57,6 +61,7 @@ public final class ElfCore extends MappedDump implements ThreadSource, AutoClose
         this.file = file;
         this.loadSegments = loadSegments;
         this.notes = notes;
+        this.copy = copy;
     }
 
     /** Opens {@code file}; a note about decompressing an {@code .xz} file goes nowhere. */
@@ -65,12 +70,10 @@ public final class ElfCore extends MappedDump implements ThreadSource, AutoClose
     }
 
     /**
-     * Opens {@code file}. An xz-compressed file (by its first bytes) is decompressed once (streaming, never whole in
-     * memory; no further than its ELF headers declare; refused when that would not fit in the free space) to a
-     * cache file: {@code <name without .xz>.decompressed} beside it when that directory is writable, else
-     * {@code java.io.tmpdir/clrheap-cache/<sha-256 of the .xz path, size and mtime>.core}. A complete cache that is
-     * not older than the {@code .xz} is reused. Decompressing sends one line, {@code decompressing X to Y (once)},
-     * to {@code notes}.
+     * Opens {@code file}. An xz-compressed file (by its first bytes) is decompressed (streaming, never whole in
+     * memory; no further than its ELF headers declare; refused when that would not fit in the free space) into the cache
+     * folder this process's environment names ({@link CoreCache#fromEnvironment()}), never beside it; a later open of the
+     * same bytes reuses it. Decompressing sends one line, {@code decompressing X to Y (once)}, to {@code notes}.
      */
     public static ElfCore open(Path file, Consumer<String> notes) throws DumpFormatException, IOException {
         return open(file, notes, ElfCoreLimits.DEFAULT);
@@ -79,13 +82,28 @@ public final class ElfCore extends MappedDump implements ThreadSource, AutoClose
     /** As {@link #open(Path, Consumer)}, with caps on what the file may declare. */
     public static ElfCore open(Path file, Consumer<String> notes, ElfCoreLimits limits)
             throws DumpFormatException, IOException {
-        Objects.requireNonNull(notes, "notes");
-        Objects.requireNonNull(limits, "limits");
-        Path mapped = XzCache.isXz(file) ? XzCache.inTempDir().decompressed(file, notes) : file;
-        return map(mapped, String.valueOf(file.getFileName()), limits);
+        return open(file, notes, limits, CoreCache.fromEnvironment());
     }
 
-    private static ElfCore map(Path path, String name, ElfCoreLimits limits) throws IOException {
+    /** As {@link #open(Path, Consumer, ElfCoreLimits)}, an xz-compressed file decompressed as {@code cache} says. */
+    public static ElfCore open(Path file, Consumer<String> notes, ElfCoreLimits limits, CoreCache cache)
+            throws DumpFormatException, IOException {
+        Objects.requireNonNull(notes, "notes");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(cache, "cache");
+        if (!XzCache.isXz(file)) {
+            return map(file, String.valueOf(file.getFileName()), limits, Optional.empty());
+        }
+        DecompressedCore copy = XzCache.decompressed(file, cache, notes);
+        try {
+            return map(copy.file(), String.valueOf(file.getFileName()), limits, Optional.of(copy));
+        } catch (IOException | RuntimeException | Error e) {
+            copy.discard();
+            throw e;
+        }
+    }
+
+    private static ElfCore map(Path path, String name, ElfCoreLimits limits, Optional<DecompressedCore> copy) throws IOException {
         Arena arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             MemorySegment segment = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
@@ -104,7 +122,7 @@ public final class ElfCore extends MappedDump implements ThreadSource, AutoClose
             loads.sort(Comparator.comparing(LoadSegment::vaddr, Long::compareUnsigned));
             requireNoOverlap(bytes, header, loads);
             CoreNotes notes = CoreNotes.parse(bytes, noteSegments, limits);
-            return new ElfCore(path, name, arena, segment, List.copyOf(loads), notes);
+            return new ElfCore(path, name, arena, segment, List.copyOf(loads), notes, copy);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;
@@ -167,6 +185,7 @@ public final class ElfCore extends MappedDump implements ThreadSource, AutoClose
     @Override
     public void close() {
         arena.close();
+        copy.ifPresent(DecompressedCore::discard);
     }
 
     @Override

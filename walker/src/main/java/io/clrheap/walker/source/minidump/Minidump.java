@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import io.clrheap.walker.source.CoreCache;
+import io.clrheap.walker.source.elf.DecompressedCore;
 import io.clrheap.walker.source.elf.XzCache;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
  * A Windows minidump of an x64 process ({@code MDMP}, version 0xA793, a SystemInfoStream saying AMD64) as a
@@ -47,8 +50,10 @@ public final class Minidump extends MappedDump implements ThreadSource, AutoClos
     private final List<MinidumpThread> threads;
     private final OptionalLong processId;
     private final Optional<Map<Long, String>> typeNames;
+    /** The decompressed copy mapped, for an {@code .xz} file: a temporary one is deleted when this dump is closed. */
+    private final Optional<DecompressedCore> copy;
 
-    private Minidump(Path path, Arena arena, MemorySegment file, MinidumpParser.Parsed parsed) {
+    private Minidump(Path path, Arena arena, MemorySegment file, MinidumpParser.Parsed parsed, Optional<DecompressedCore> copy) {
         super(new RangeMemory(String.valueOf(path.getFileName()), file, parsed.runs().stream()
                 .map(r -> new RangeMemory.Range(r.start(), r.end() - r.start(), r.end() - r.start(), r.fileOffset())).toList()));
         this.path = path;
@@ -59,6 +64,7 @@ public final class Minidump extends MappedDump implements ThreadSource, AutoClos
         this.threads = parsed.threads();
         this.processId = parsed.processId();
         this.typeNames = parsed.typeNames();
+        this.copy = copy;
     }
 
     /**
@@ -94,20 +100,28 @@ public final class Minidump extends MappedDump implements ThreadSource, AutoClos
     }
 
     /**
-     * As {@link #open(Path, MinidumpLimits)}; an xz-compressed minidump is decompressed once into a cache file beside
-     * it (or in the temp folder), saying so to {@code notes}, and the cache is read.
+     * As {@link #open(Path, MinidumpLimits)}; an xz-compressed minidump is decompressed into the cache folder this
+     * process's environment names, never beside it, saying so to {@code notes}, and the copy is read.
      */
-    public static Minidump open(Path file, MinidumpLimits limits, java.util.function.Consumer<String> notes) throws IOException {
+    public static Minidump open(Path file, MinidumpLimits limits, Consumer<String> notes) throws IOException {
+        return open(file, limits, notes, CoreCache.fromEnvironment());
+    }
+
+    /** As {@link #open(Path, MinidumpLimits, Consumer)}, an xz-compressed minidump decompressed as {@code cache} says. */
+    public static Minidump open(Path file, MinidumpLimits limits, Consumer<String> notes, CoreCache cache) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(limits, "limits");
-        Path mapped = XzCache.isXz(file) ? XzCache.inTempDir().decompressed(file, notes) : file;
+        Objects.requireNonNull(cache, "cache");
+        Optional<DecompressedCore> copy = XzCache.isXz(file) ? Optional.of(XzCache.decompressed(file, cache, notes)) : Optional.empty();
+        Path mapped = copy.map(DecompressedCore::file).orElse(file);
         Arena arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(mapped, StandardOpenOption.READ)) {
             MemorySegment segment = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
             MinidumpParser.Parsed parsed = MinidumpParser.parse(new MinidumpBytes(segment, file), limits);
-            return new Minidump(file, arena, segment, parsed);
+            return new Minidump(file, arena, segment, parsed, copy);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
+            copy.ifPresent(DecompressedCore::discard);
             throw e;
         }
     }
@@ -166,6 +180,7 @@ public final class Minidump extends MappedDump implements ThreadSource, AutoClos
     @Override
     public void close() {
         arena.close();
+        copy.ifPresent(DecompressedCore::discard);
     }
 
     @Override

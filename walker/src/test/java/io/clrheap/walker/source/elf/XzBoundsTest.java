@@ -1,5 +1,6 @@
 package io.clrheap.walker.source.elf;
 
+import io.clrheap.walker.source.CoreCache;
 import io.clrheap.walker.source.DumpFormatException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -29,6 +30,20 @@ class XzBoundsTest {
 
     @TempDir
     Path dir;
+
+    /** The cache folder: apart from {@link #dir}, whose files the tests list. */
+    @TempDir
+    Path cacheFolder;
+
+    private ElfCore open(Path xz) throws IOException {
+        return ElfCore.open(xz, note -> { }, ElfCoreLimits.DEFAULT, CoreCache.inFolder(cacheFolder, 1L << 40));
+    }
+
+    private List<String> cached() throws IOException {
+        try (Stream<Path> list = Files.list(cacheFolder)) {
+            return list.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
 
     private static byte[] xz(byte[] data) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -73,13 +88,14 @@ class XzBoundsTest {
         new Random(18).nextBytes(random);
         Path xz = bomb("x.clrheap.tar.xz", random, 2);
         long start = System.nanoTime();
-        assertThatThrownBy(() -> ElfCore.open(xz))
+        assertThatThrownBy(() -> open(xz))
                 .isInstanceOf(DumpFormatException.class)
                 .hasMessageStartingWith(xz + ": an xz file whose data are not an ELF core: they start with ")
                 .hasMessageContaining(String.format("%02x %02x", random[0] & 0xff, random[1] & 0xff))
                 .hasMessageContaining("refused before decompressing the rest");
         assertThat(System.nanoTime() - start).as("nanoseconds").isLessThan(3_000_000_000L);
         assertThat(files()).containsExactly("x.clrheap.tar.xz");
+        assertThat(cached()).isEmpty();
     }
 
     @Test
@@ -87,13 +103,14 @@ class XzBoundsTest {
         byte[] core = core();
         Path xz = bomb("core.xz", core, 2);
         long start = System.nanoTime();
-        assertThatThrownBy(() -> ElfCore.open(xz))
+        assertThatThrownBy(() -> open(xz))
                 .isInstanceOf(DumpFormatException.class)
                 .hasMessageContaining(String.format("the xz index records 0x%x decompressed bytes, but the core's headers "
                         + "declare a file of 0x%x bytes", core.length + 2 * GIB, core.length))
                 .hasMessageContaining("program header 1's bytes end there");
         assertThat(System.nanoTime() - start).as("nanoseconds").isLessThan(3_000_000_000L);
         assertThat(files()).containsExactly("core.xz");
+        assertThat(cached()).isEmpty();
     }
 
     @Test
@@ -103,7 +120,7 @@ class XzBoundsTest {
         ByteBuffer.wrap(core).order(ByteOrder.LITTLE_ENDIAN).putLong(ph + 32, 1L << 50).putLong(ph + 40, 1L << 50);
         Path xz = dir.resolve("core.xz");
         Files.write(xz, xz(core));
-        assertThatThrownBy(() -> ElfCore.open(xz))
+        assertThatThrownBy(() -> open(xz))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("cannot decompress " + xz)
                 .hasMessageMatching("(?s).*it needs \\d+ bytes, .* has \\d+ bytes free.*");
@@ -115,31 +132,33 @@ class XzBoundsTest {
         byte[] core = core();
         Path xz = dir.resolve("core.xz");
         Files.write(xz, xz(java.util.Arrays.copyOf(core, 100))); // the ELF header and half a program header
-        assertThatThrownBy(() -> ElfCore.open(xz))
+        assertThatThrownBy(() -> open(xz))
                 .isInstanceOf(DumpFormatException.class)
                 .hasMessageContaining("the data end at 0x64 decompressed bytes, inside the core's headers");
         assertThat(files()).containsExactly("core.xz");
     }
 
     @Test
-    void aStalePartialFileFromAKilledRunIsNotTakenForTheCache() throws IOException {
+    void aStalePartialFileFromAKilledRunIsNotTakenForTheEntry() throws IOException {
         Path xz = dir.resolve("core.xz");
         Files.write(xz, xz(core()));
-        Path stale = dir.resolve("core.decompressed.123456.partial");
+        String key = CachedCores.key(xz);
+        Path stale = cacheFolder.resolve(key + ".core.123456.partial");
         Files.write(stale, new byte[core().length]); // the full size, all zeros: a run killed with SIGKILL
-        try (ElfCore core = ElfCore.open(xz)) {
-            assertThat(core.path()).isEqualTo(dir.resolve("core.decompressed"));
+        try (ElfCore core = open(xz)) {
+            assertThat(core.path()).isEqualTo(cacheFolder.resolve(key + ".core"));
             assertThat(core.readByte(A + 1)).isEqualTo((byte) 6);
         }
     }
 
     @Test
-    void theCacheOfARealSizedCoreIsExactlyItsDeclaredSize() throws IOException {
+    void theEntryOfARealSizedCoreIsExactlyItsDeclaredSize() throws IOException {
         byte[] core = core();
         Path xz = dir.resolve("core.xz");
         Files.write(xz, xz(core));
-        ElfCore.open(xz).close();
-        assertThat(Files.size(dir.resolve("core.decompressed"))).isEqualTo(core.length);
-        assertThat(files()).containsExactly("core.decompressed", "core.xz");
+        open(xz).close();
+        assertThat(Files.size(cacheFolder.resolve(CachedCores.key(xz) + ".core"))).isEqualTo(core.length);
+        assertThat(files()).containsExactly("core.xz");
+        assertThat(cached()).hasSize(1);
     }
 }

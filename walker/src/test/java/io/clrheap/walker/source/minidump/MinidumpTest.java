@@ -43,7 +43,7 @@ class MinidumpTest {
     }
 
     @Test
-    void anXzCompressedMinidumpIsDecompressedOnceBesideItAndReadTheSame() throws IOException {
+    void anXzCompressedMinidumpIsDecompressedIntoTheCacheAndReadTheSame() throws IOException {
         byte[] first = TestMinidumpWriter.pattern(0x2000, 1);
         byte[] plain = new TestMinidumpWriter().memory64(A, first).memory64(B, TestMinidumpWriter.pattern(0x100, 9)).build();
         Path xz = dir.resolve("test.dmp.xz");
@@ -51,11 +51,17 @@ class MinidumpTest {
             out.write(plain);
         }
         java.util.List<String> notes = new java.util.ArrayList<>();
-        try (Minidump dump = Minidump.open(xz, MinidumpLimits.DEFAULT, notes::add)) {
+        Path cache = dir.resolve("cache");
+        try (Minidump dump = Minidump.open(xz, MinidumpLimits.DEFAULT, notes::add, io.clrheap.walker.source.CoreCache.inFolder(cache, 1L << 30))) {
             assertThat(dump.readBytes(A, first.length)).isEqualTo(first);
             assertThat(dump.ranges()).containsExactly(new MemoryRange(B, 0x100), new MemoryRange(A, 0x2000));
         }
-        assertThat(Files.readAllBytes(dir.resolve("test.dmp.decompressed"))).isEqualTo(plain);
+        try (java.util.stream.Stream<Path> entries = Files.list(cache)) {
+            assertThat(entries).singleElement().satisfies(entry -> assertThat(Files.readAllBytes(entry)).isEqualTo(plain));
+        }
+        try (java.util.stream.Stream<Path> beside = Files.list(dir)) {
+            assertThat(beside.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("test.dmp.xz", "cache");
+        }
         assertThat(notes).singleElement().asString().startsWith("decompressing ");
         assertThat(io.clrheap.walker.source.DumpFiles.sniff(xz)).isEqualTo(io.clrheap.walker.source.DumpFiles.Format.MINIDUMP);
     }
@@ -68,9 +74,13 @@ class MinidumpTest {
         try (java.io.OutputStream out = new org.tukaani.xz.XZOutputStream(Files.newOutputStream(xz), new org.tukaani.xz.LZMA2Options())) {
             out.write(longer);
         }
-        assertThatThrownBy(() -> Minidump.open(xz, MinidumpLimits.DEFAULT, n -> { })).isInstanceOf(io.clrheap.walker.source.DumpFormatException.class)
+        Path cache = dir.resolve("cache");
+        assertThatThrownBy(() -> Minidump.open(xz, MinidumpLimits.DEFAULT, n -> { }, io.clrheap.walker.source.CoreCache.inFolder(cache, 1L << 30)))
+                .isInstanceOf(io.clrheap.walker.source.DumpFormatException.class)
                 .hasMessageContaining("the xz index records").hasMessageContaining("Memory64List's memory ends there");
-        assertThat(dir.resolve("long.dmp.decompressed")).doesNotExist();
+        try (java.util.stream.Stream<Path> entries = Files.list(cache)) {
+            assertThat(entries).isEmpty();
+        }
     }
 
     @Test
