@@ -7,7 +7,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,6 +85,36 @@ class ExamplesTest {
         String source = Files.readString(Path.of("src/main/java/io/clrheap/golden/examples/PrintStat.java"));
         String readme = Files.readString(Path.of("../docs/library.md"));
         assertThat(readme).as("docs/library.md shows PrintStat.java verbatim").contains("```java\n" + source + "```\n");
+    }
+
+    @Test
+    void whoRefersToPrintsTheMostReferredToObjectsReferencesAndReferrersAsTheRuntimeListedThem() throws Exception {
+        Path folder = Path.of("real", "net8-svr");
+        WhoRefersTo.run(out, folder.resolve("core.xz"), 0);
+        List<String> lines = printed.toString().lines().toList();
+        Matcher header = Pattern.compile("(0x[0-9a-f]+) .*: (\\d+) references, (\\d+) referrers").matcher(lines.getFirst());
+        assertThat(header.matches()).as(lines.getFirst()).isTrue();
+        String object = header.group(1);
+        // the runtime's own edges (GCBulkEdge), "0xSRC: 0xTARGET 0xTARGET …", which the walker's equal (RealDumpReferencesTest)
+        List<List<String>> edges = Files.readAllLines(folder.resolve("refs.txt")).stream().filter(l -> l.startsWith("0x"))
+                .map(l -> List.of(l.split(":? "))).toList();
+        List<String> itsTargets = edges.stream().filter(e -> e.getFirst().equals(object)).flatMap(e -> e.stream().skip(1)).toList();
+        Map<String, Long> referredTo = edges.stream().flatMap(e -> e.stream().skip(1)).collect(Collectors.groupingBy(t -> t, Collectors.counting()));
+
+        assertThat(Long.parseLong(header.group(3))).isEqualTo(referredTo.get(object)).isEqualTo(Collections.max(referredTo.values()));
+        assertThat(Integer.parseInt(header.group(2))).isEqualTo(itsTargets.size());
+        assertThat(lines.stream().filter(l -> l.startsWith("  refers to")).map(l -> l.split(" +")[3])).containsExactlyElementsOf(itsTargets);
+        assertThat(lines.stream().filter(l -> l.startsWith("  referred to by")).map(l -> l.split(" +")[4]))
+                .hasSize((int) Math.min(10, referredTo.get(object)))
+                .allMatch(source -> edges.stream().anyMatch(e -> e.getFirst().equals(source) && e.subList(1, e.size()).contains(object)));
+        assertThat(lines).anyMatch(l -> l.startsWith("kept alive by RootPath[Root[kind=") && l.endsWith(object + "]"));
+    }
+
+    @Test
+    void theReadmesGraphExampleIsWhoRefersToAsWritten() throws Exception {
+        String source = Files.readString(Path.of("src/main/java/io/clrheap/golden/examples/WhoRefersTo.java"));
+        String readme = Files.readString(Path.of("..", "README.md"));
+        assertThat(readme).as("README.md shows WhoRefersTo.java verbatim in its library section").contains("```java\n" + source + "```\n");
     }
 
     @Test

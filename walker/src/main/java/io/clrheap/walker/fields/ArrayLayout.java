@@ -47,4 +47,11 @@ public record ArrayLayout(long elementMethodTable, int elementType, int rank, bo
     public boolean references() {
         return ElementType.isReference(elementType) && componentSize == 8;
     }
+
+    /** The record's components, the addresses in hex and the arrays' contents. */
+    @Override
+    public String toString() {
+        return String.format("ArrayLayout[elementMethodTable=0x%x, elementType=0x%x, rank=%d, szArray=%b, length=%d, componentSize=%d, data=0x%x, lengths=%s, lowerBounds=%s]",
+                elementMethodTable, elementType, rank, szArray, length, componentSize, data, java.util.Arrays.toString(lengths), java.util.Arrays.toString(lowerBounds));
+    }
 }

@@ -39,4 +39,10 @@ public record DynamicStaticsInfo(long gcStatics, long nonGcStatics, boolean init
             return Optional.empty();
         }
     }
+
+    /** The record's components, the addresses in hex. */
+    @Override
+    public String toString() {
+        return String.format("DynamicStaticsInfo[gcStatics=0x%x, nonGcStatics=0x%x, initialized=%b]", gcStatics, nonGcStatics, initialized);
+    }
 }

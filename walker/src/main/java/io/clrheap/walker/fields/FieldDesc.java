@@ -27,4 +27,11 @@ public record FieldDesc(long address, long enclosingClass, int rid, boolean isSt
     public int valueSize() {
         return ElementType.size(elementType);
     }
+
+    /** The record's components, the addresses, token and offset in hex. */
+    @Override
+    public String toString() {
+        return String.format("FieldDesc[address=0x%x, enclosingClass=0x%x, token=0x%08x, isStatic=%b, isThreadStatic=%b, protection=%d, offset=0x%x, elementType=0x%x]",
+                address, enclosingClass, token(), isStatic, isThreadStatic, protection, offset, elementType);
+    }
 }

@@ -74,6 +74,12 @@ public final class ObjectFields {
         public boolean valueType() {
             return desc.elementType() == ElementType.VALUETYPE;
         }
+
+        /** The record's components, the addresses in hex. */
+        @Override
+        public String toString() {
+            return String.format("Field[desc=%s, name=%s, type=%s, address=0x%x, value=%s, reference=0x%x]", desc, name, type, address, value, reference);
+        }
     }
 
     /** A field with its name and declared type: what is the same for every object of a type, read once per MethodTable. */

@@ -5,8 +5,11 @@ import io.clrheap.walker.heap.Region;
 import io.clrheap.walker.walk.HeapWalker;
 import io.clrheap.walker.walk.ObjectVisitor;
 import io.clrheap.walker.heap.SegmentKind;
+import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -29,6 +32,7 @@ public final class HeapGraph {
     private final int[] offsets;     // field offsets, parallel to targets
     private final long dangling;
     private final BitSet frozen;
+    private volatile ReverseEdges reverse; // built by the first referrers(...) call
 
     private HeapGraph(long[] addresses, long[] methodTables, long[] sizes, int[] firstEdge, int[] targets, int[] offsets, long dangling,
                       BitSet frozen) {
@@ -252,12 +256,108 @@ public final class HeapGraph {
         return sizes[object];
     }
 
-    /** The first edge of {@code object}; its edges are {@code [firstEdge(o), firstEdge(o + 1))}. */
+    /**
+     * The object's references, in field order ({@code walk --refs}'s order): a view over the graph's rows, not a copy.
+     * For the address of each target, {@link #address(int) address}{@code (edge.target())}.
+     */
+    public List<Edge> references(int object) {
+        int from = firstEdge[object];
+        int to = firstEdge[object + 1];
+        return new AbstractList<>() {
+            @Override
+            public Edge get(int i) {
+                Objects.checkIndex(i, to - from);
+                return new Edge(object, targets[from + i], offsets[from + i]);
+            }
+
+            @Override
+            public int size() {
+                return to - from;
+            }
+        };
+    }
+
+    /**
+     * The references to the object, by referring object in address order (and field order within one): each edge's
+     * {@link Edge#source() source} is a referrer. The first call builds the reverse index of the whole graph (4 bytes
+     * per object and per reference, kept for later calls).
+     */
+    public List<Edge> referrers(int object) {
+        ReverseEdges reverse = reverseEdges();
+        int from = reverse.first()[object];
+        int to = reverse.first()[object + 1];
+        return new AbstractList<>() {
+            @Override
+            public Edge get(int i) {
+                Objects.checkIndex(i, to - from);
+                int e = reverse.edges()[from + i];
+                return new Edge(reverse.sources()[from + i], targets[e], offsets[e]);
+            }
+
+            @Override
+            public int size() {
+                return to - from;
+            }
+        };
+    }
+
+    /** The incoming edges, compressed like the outgoing ones: for target {@code t}, {@code edges[first[t] .. first[t + 1])}. */
+    private record ReverseEdges(int[] first, int[] edges, int[] sources) {
+    }
+
+
+    private ReverseEdges reverseEdges() {
+        ReverseEdges r = reverse;
+        if (r == null) {
+            synchronized (this) {
+                r = reverse;
+                if (r == null) {
+                    r = buildReverse();
+                    reverse = r;
+                }
+            }
+        }
+        return r;
+    }
+
+    private ReverseEdges buildReverse() {
+        int n = objects();
+        int[] first = new int[n + 1];
+        for (int t : targets) {
+            first[t + 1]++;
+        }
+        for (int i = 0; i < n; i++) {
+            first[i + 1] += first[i];
+        }
+        int[] edges = new int[targets.length];
+        int[] sources = new int[targets.length];
+        int[] fill = Arrays.copyOf(first, n);
+        for (int o = 0; o < n; o++) { // sources ascending: each target's referrers come out in address order
+            for (int e = firstEdge[o]; e < firstEdge[o + 1]; e++) {
+                int at = fill[targets[e]]++;
+                edges[at] = e;
+                sources[at] = o;
+            }
+        }
+        return new ReverseEdges(first, edges, sources);
+    }
+
+    /**
+     * The index of the object's first edge; its edges are {@code [firstEdge(object), edgeEnd(object))}, empty when
+     * equal. Valid for {@code object} in {@code [0, objects()]}: {@code firstEdge(objects())} is {@link #references()},
+     * so {@code firstEdge(object + 1)} is {@code edgeEnd(object)}. {@link #references(int)} reads them without indexes.
+     */
     public int firstEdge(int object) {
         return firstEdge[object];
     }
 
-    /** The object edge {@code edge} points to. */
+    /** One past the index of the object's last edge ({@code firstEdge(object + 1)}); {@code object} in {@code [0, objects())}. */
+    public int edgeEnd(int object) {
+        Objects.checkIndex(object, objects());
+        return firstEdge[object + 1];
+    }
+
+    /** The object edge {@code edge} points to; {@code edge} in {@code [0, references())}. */
     public int target(int edge) {
         return targets[edge];
     }

@@ -45,4 +45,10 @@ public record Root(RootKind kind, long address, long target, long secondary, int
     public boolean interior() {
         return kind == RootKind.STACK && stack.value() != target;
     }
+
+    /** The record's components, the addresses in hex. */
+    @Override
+    public String toString() {
+        return String.format("Root[kind=%s, address=0x%x, target=0x%x, secondary=0x%x, heap=%d, stack=%s]", kind, address, target, secondary, heap, stack);
+    }
 }

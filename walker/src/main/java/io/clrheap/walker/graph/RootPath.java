@@ -21,4 +21,18 @@ public record RootPath(Root root, List<Long> objects, List<Integer> offsets) {
     public int length() {
         return objects.size() - 1;
     }
+
+    /** The root, then its chain as gcroot prints it: {@code 0x7f…a0 -> (+0x30) 0x7f…e8}. */
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("RootPath[").append(root).append(": ");
+        for (int i = 0; i < objects.size(); i++) {
+            if (i > 0) {
+                int offset = offsets.get(i - 1);
+                s.append(offset == GcRoots.DEPENDENT_LINK ? " -> (dependent handle) " : String.format(" -> (+0x%x) ", offset));
+            }
+            s.append(String.format("0x%x", objects.get(i)));
+        }
+        return s.append(']').toString();
+    }
 }

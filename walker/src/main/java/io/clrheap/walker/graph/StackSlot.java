@@ -18,4 +18,11 @@ public record StackSlot(long osThreadId, int managedThreadId, long address, Regi
     public String location() {
         return register != null ? register.id() : String.format("rsp+0x%x", address - rsp);
     }
+
+    /** The record's components, the addresses in hex (the thread ids in decimal, as {@code ps} and the dump's notes give them). */
+    @Override
+    public String toString() {
+        return String.format("StackSlot[osThreadId=%d, managedThreadId=%d, address=0x%x, register=%s, rsp=0x%x, value=0x%x]",
+                osThreadId, managedThreadId, address, register, rsp, value);
+    }
 }

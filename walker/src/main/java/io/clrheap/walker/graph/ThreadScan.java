@@ -17,4 +17,10 @@ public record ThreadScan(ManagedThread thread, long rsp, long stackEnd, long wor
     public boolean scanned() {
         return skipped == null;
     }
+
+    /** The record's components, the addresses in hex. */
+    @Override
+    public String toString() {
+        return String.format("ThreadScan[thread=%s, rsp=0x%x, stackEnd=0x%x, words=%d, roots=%d, skipped=%s]", thread, rsp, stackEnd, words, roots, skipped);
+    }
 }

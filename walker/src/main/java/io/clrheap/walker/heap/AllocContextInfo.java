@@ -14,4 +14,10 @@ public record AllocContextInfo(String owner, long location, long pointer, long l
     public boolean inUse() {
         return pointer != 0;
     }
+
+    /** The record's components, the addresses in hex. */
+    @Override
+    public String toString() {
+        return String.format("AllocContextInfo[owner=%s, location=0x%x, pointer=0x%x, limit=0x%x]", owner, location, pointer, limit);
+    }
 }

@@ -48,4 +48,11 @@ public record DiscoveredHeap(GcFlavor gc, List<SubHeap> heaps, List<AllocContext
         return heaps.stream().flatMap(h -> h.regions().stream())
                 .sorted(Comparator.comparing(Region::mem, Long::compareUnsigned)).toList();
     }
+
+    /** What was found, the free MethodTable in hex; the lists counted. */
+    @Override
+    public String toString() {
+        return String.format("DiscoveredHeap[gc=%s, heaps=%d, contexts=%d, freeMethodTable=0x%x, gcInProgress=%b, problems=%d, profileNotes=%d]",
+                gc, heaps.size(), contexts.size(), freeMethodTable, gcInProgress, problems.size(), profileNotes.size());
+    }
 }

@@ -35,4 +35,10 @@ public record FieldRead(String structure, String field, long base, long offset, 
     public String describe() {
         return String.format(Locale.ROOT, "%s at 0x%x (offset 0x%x: %s)", name(), address(), offset, source);
     }
+
+    /** {@link #describe()}: the address and offset in hex. */
+    @Override
+    public String toString() {
+        return "FieldRead[" + describe() + "]";
+    }
 }

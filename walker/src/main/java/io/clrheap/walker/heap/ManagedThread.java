@@ -21,4 +21,10 @@ public record ManagedThread(long address, int managedId, long osId, long threadS
     public String describe() {
         return osId == 0 ? "thread " + managedId : "thread " + managedId + " (tid " + osId + ")";
     }
+
+    /** The record's components, the addresses in hex (the thread ids in decimal). */
+    @Override
+    public String toString() {
+        return String.format("ManagedThread[address=0x%x, managedId=%d, osId=%d, threadStatics=0x%x]", address, managedId, osId, threadStatics);
+    }
 }

@@ -35,4 +35,10 @@ public record Problem(ProblemKind kind, long address, String region, String deta
         }
         return s.toString();
     }
+
+    /** {@link #describe()}, with the kind's name: {@code Problem[BAD_METHOD_TABLE: bad MethodTable at 0x7f…: …]}. */
+    @Override
+    public String toString() {
+        return "Problem[" + kind + ": " + describe() + "]";
+    }
 }

@@ -19,4 +19,11 @@ public record SubHeap(int index, long gcHeap, long generationTable, long allocAl
     public SubHeap {
         regions = List.copyOf(regions);
     }
+
+    /** The record's components, the addresses in hex, the regions counted (each prints as {@link Region#toString()}). */
+    @Override
+    public String toString() {
+        return String.format("SubHeap[index=%d, gcHeap=0x%x, generationTable=0x%x, allocAllocated=0x%x, ephemeralSegment=0x%x, finalizeQueue=0x%x, regions=%d]",
+                index, gcHeap, generationTable, allocAllocated, ephemeralSegment, finalizeQueue, regions.size());
+    }
 }

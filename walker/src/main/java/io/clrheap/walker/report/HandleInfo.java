@@ -11,4 +11,10 @@ package io.clrheap.walker.report;
  * @param table     which heap's table it is in
  */
 public record HandleInfo(long handle, int type, String typeName, long target, long secondary, int table) {
+
+    /** The record's components, the addresses in hex. */
+    @Override
+    public String toString() {
+        return String.format("HandleInfo[handle=0x%x, type=%d, typeName=%s, target=0x%x, secondary=0x%x, table=%d]", handle, type, typeName, target, secondary, table);
+    }
 }

@@ -18,4 +18,10 @@ public record RuntimeModule(String path, long base, long dacTable, int dacTableL
         int slash = path.indexOf('/') >= 0 ? path.lastIndexOf('/') : path.lastIndexOf('\\');
         return slash < 0 ? path : path.substring(slash + 1);
     }
+
+    /** The record's components, the addresses in hex. */
+    @Override
+    public String toString() {
+        return String.format("RuntimeModule[path=%s, base=0x%x, dacTable=0x%x, dacTableLength=%d, symbolsFrom=%s]", path, base, dacTable, dacTableLength, symbolsFrom);
+    }
 }

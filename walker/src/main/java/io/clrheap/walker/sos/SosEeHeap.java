@@ -44,10 +44,22 @@ public final class SosEeHeap {
         public long committedSize() {
             return committed == 0 ? 0 : committed - (begin - PLUG_AND_GAP);
         }
+
+        /** The record's components, the addresses in hex. */
+        @Override
+        public String toString() {
+            return String.format("Segment[address=0x%x, kind=%s, begin=0x%x, allocated=0x%x, committed=0x%x]", address, kind, begin, allocated, committed);
+        }
     }
 
     /** One GC heap: its number, its {@code gc_heap} (0 under workstation GC), its segments in any order. */
     public record Heap(int index, long gcHeap, List<Segment> segments) {
+
+        /** The record's components, the {@code gc_heap} in hex. */
+        @Override
+        public String toString() {
+            return String.format("Heap[index=%d, gcHeap=0x%x, segments=%s]", index, gcHeap, segments);
+        }
     }
 
     private final boolean server;

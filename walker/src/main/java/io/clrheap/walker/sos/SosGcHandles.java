@@ -27,6 +27,13 @@ public final class SosGcHandles {
 
     /** One handle holding an object; {@code secondary} 0 but for a dependent handle. */
     public record Handle(long handle, RootKind kind, long object, long methodTable, long size, long secondary, String typeName) {
+
+        /** The record's components, the addresses in hex. */
+        @Override
+        public String toString() {
+            return String.format("Handle[handle=0x%x, kind=%s, object=0x%x, methodTable=0x%x, size=%d, secondary=0x%x, typeName=%s]",
+                    handle, kind, object, methodTable, size, secondary, typeName);
+        }
     }
 
     /** SOS's order of the "Handles:" summary, with its labels (strike.cpp GCHandles, kept by the managed command). */

@@ -11,4 +11,10 @@ package io.clrheap.walker.source;
  *                  the dump does not say (an ELF core: the end of the memory range holding {@code rsp} is used)
  */
 public record OsThread(long osId, RegisterSet registers, long stackBase) {
+
+    /** The record's components, the stack's end in hex (the thread id in decimal). */
+    @Override
+    public String toString() {
+        return String.format("OsThread[osId=%d, registers=%s, stackBase=0x%x]", osId, registers, stackBase);
+    }
 }

@@ -82,4 +82,10 @@ public record VersionResource(long address, String fileVersion, String productVe
     private static ModuleFormatException error(Memory memory, long base, long where, String what) {
         return new ModuleFormatException(String.format("the PE image at 0x%x in %s: %s at 0x%x", base, memory.describe(), what, where));
     }
+
+    /** The record's components, the address in hex. */
+    @Override
+    public String toString() {
+        return String.format("VersionResource[address=0x%x, fileVersion=%s, productVersion=%s]", address, fileVersion, productVersion);
+    }
 }

@@ -24,4 +24,10 @@ public record MinidumpThread(long threadId, long teb, long stackStart, long stac
     public OptionalLong rsp() {
         return registers.map(r -> OptionalLong.of(r.rsp())).orElse(OptionalLong.empty());
     }
+
+    /** The record's components, the addresses in hex (the thread id in decimal). */
+    @Override
+    public String toString() {
+        return String.format("MinidumpThread[threadId=%d, teb=0x%x, stackStart=0x%x, stackSize=0x%x, registers=%s]", threadId, teb, stackStart, stackSize, registers);
+    }
 }
