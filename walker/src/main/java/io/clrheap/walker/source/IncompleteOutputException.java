@@ -33,6 +33,10 @@ public final class IncompleteOutputException extends IOException {
         if (failure instanceof IncompleteOutputException inner) {
             return inner.reason();
         }
+        if (failure instanceof IllegalArgumentException && failure.getCause() != null && "Self-suppression not permitted".equals(failure.getMessage())) {
+            // a stream that rethrows its first failure on close (XZOutputStream), in try-with-resources: that failure is the reason
+            return reasonOf(failure.getCause());
+        }
         String message = failure.getMessage();
         if (message == null || message.isBlank()) {
             return failure.getClass().getSimpleName();
