@@ -84,6 +84,9 @@ public final class InProgressFiles {
         List<String> removed = new ArrayList<>();
         for (Map.Entry<Path, String> e : FILES.entrySet()) {
             Path file = e.getKey();
+            if (FILES.keySet().stream().anyMatch(folder -> !folder.equals(file) && file.startsWith(folder))) {
+                continue; // inside a registered folder (a fixture's core in its staging folder): removed, and named, with it
+            }
             if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
                 continue;
             }
