@@ -120,6 +120,13 @@ public final class PendingFolder implements AutoCloseable {
         }
         List<Path> moved = new ArrayList<>();
         try {
+            // a folder in the way of a file is the user's, not an old output: refused before anything moves
+            for (Map.Entry<String, Path> e : entries.entrySet()) {
+                Path to = destination.resolve(e.getKey());
+                if (Files.isRegularFile(e.getValue(), LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(to, LinkOption.NOFOLLOW_LINKS)) {
+                    throw new java.nio.file.FileAlreadyExistsException(to.toString(), null, "a folder is in the way");
+                }
+            }
             for (Map.Entry<String, Path> e : entries.entrySet()) {
                 if (!Files.exists(e.getValue(), LinkOption.NOFOLLOW_LINKS)) {
                     continue; // named but never written (a step that writes nothing)
@@ -194,9 +201,9 @@ public final class PendingFolder implements AutoCloseable {
         }
     }
 
-    /** Renames {@code from} to {@code to}, replacing a file in one step, a folder in two (the old one stepping aside, then deleted). */
+    /** Renames {@code from} to {@code to}, replacing a file in one step, a folder by a folder in two (the old one stepping aside, then deleted). */
     private static void moveReplacing(Path from, Path to) throws IOException {
-        if (Files.isDirectory(to, LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.isDirectory(from, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(to, LinkOption.NOFOLLOW_LINKS)) {
             Path aside = Files.createTempDirectory(to.toAbsolutePath().getParent(), "." + to.getFileName() + ".old.");
             InProgressFiles.register(aside, to + " (the old one)");
             Files.move(to, aside.resolve("old"), StandardCopyOption.ATOMIC_MOVE);
