@@ -1,6 +1,6 @@
 package io.clrheap.capture;
 
-import io.clrheap.walker.source.FileTrees;
+import io.clrheap.walker.source.PendingFolder;
 import io.clrheap.capture.ipc.DiagnosticsClient;
 import io.clrheap.capture.ipc.DiagnosticsException;
 import io.clrheap.capture.snapshot.GcHeapSnapshot;
@@ -8,10 +8,8 @@ import io.clrheap.walker.source.elf.ElfCore;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,11 +102,11 @@ public final class Capture {
         if (ProcessHandle.of(o.pid()).isEmpty()) {
             throw new DiagnosticsException("no process " + o.pid());
         }
-        Path parent = out.getParent();
-        Files.createDirectories(parent);
-        Path work = Files.createTempDirectory(parent, "." + out.getFileName() + ".capture-");
-        boolean moved = false;
-        try {
+        // built in a hidden temporary folder beside the target and renamed into place when complete: a failed or
+        // interrupted capture (SIGINT, SIGTERM, a full disk) leaves nothing under the target's name
+        PendingFolder pending = PendingFolder.beside(out);
+        Path work = pending.path();
+        try (pending) {
             DiagnosticsClient client = DiagnosticsClient.forProcess(o.pid(), o.tempFolders(), o.timeout());
             // 1. the dump, 2. the snapshot, whose addresses are moved back to where its GC found the objects; again when
             // the snapshot still lists objects the dump does not hold (a busy process allocated or collected between
@@ -199,22 +197,15 @@ public final class Capture {
             // the count golden check holds live-objects.txt to: a list cut short (a copy stopped mid-way) is refused
             info.append(String.format(Locale.ROOT, "%s%d (listed in live-objects.txt)%n", LIVE_OBJECTS_COUNT, listed));
             Files.writeString(work.resolve("info.txt"), info.toString());
-            // 4. into place
-            if (Files.exists(out)) {
-                Files.delete(out); // empty, checked above
-            }
-            try {
-                Files.move(work, out, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(work, out);
-            }
-            moved = true;
+            // 4. into place (replacing the empty folder checked above)
+            pending.commit();
             return new Result(out, fullBytes, xzBytes, traceBytes, snapshot.nodeCount() - leftOut.size(), leftOut.size(), snapshot.relocatedObjects(),
                     attempts, trim, dumpTime, traceTime, trimTime, Duration.ofNanos(System.nanoTime() - t0));
-        } finally {
-            if (!moved) {
-                FileTrees.deleteTree(work);
+        } catch (IOException | RuntimeException e) {
+            if (hasFiles(work)) {
+                throw pending.failed(e);
             }
+            throw e; // nothing written yet (no process to talk to): nothing to name; the empty folder goes on close
         }
     }
 
@@ -315,6 +306,14 @@ public final class Capture {
 
     private static double seconds(Duration d) {
         return d.toNanos() / 1e9;
+    }
+
+    private static boolean hasFiles(Path folder) {
+        try {
+            return Files.exists(folder) && !isEmpty(folder);
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     private static boolean isEmpty(Path dir) throws IOException {

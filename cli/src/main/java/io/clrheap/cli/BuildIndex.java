@@ -3,11 +3,11 @@ package io.clrheap.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.clrheap.layout.BuildIdentity;
+import io.clrheap.walker.source.PendingFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,12 +60,7 @@ final class BuildIndex {
             text.append(']').append(++n < platforms.size() ? "," : "").append('\n');
         }
         text.append("}\n");
-        Path temporary = index.resolveSibling("." + index.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-        try {
-            Files.writeString(temporary, text, StandardCharsets.UTF_8);
-            Files.move(temporary, index, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        // under a hidden temporary name beside it until complete: a reader never sees half an index
+        PendingFile.write(index, partial -> Files.writeString(partial, text, StandardCharsets.UTF_8));
     }
 }

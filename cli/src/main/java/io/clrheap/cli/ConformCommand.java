@@ -3,6 +3,7 @@ package io.clrheap.cli;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.walker.source.FileTrees;
+import io.clrheap.walker.source.InProgressFiles;
 import io.clrheap.conformance.ConformanceRunner;
 import io.clrheap.conformance.ExternalWalker;
 import io.clrheap.conformance.Fixture;
@@ -238,17 +239,25 @@ final class ConformCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT, "--fixtures %s matches none of the %d fixtures of %s (e.g. %s)",
                     glob, all.size(), folder, all.getFirst().name()));
         }
-        Path work = Files.createTempDirectory("clrheap-conform");
+        Path work = workFolder();
         try {
             return run(command, e, chosen, work, out);
         } finally {
             FileTrees.deleteTree(work);
+            InProgressFiles.unregister(work);
         }
+    }
+
+    /** A new folder for the walkers' outputs and the fixtures: a stopped JVM removes it. */
+    private static Path workFolder() throws IOException {
+        Path work = Files.createTempDirectory("clrheap-conform");
+        InProgressFiles.register(work, work + "/ (conform's work folder)");
+        return work;
     }
 
     /** {@code --dac-reference}: each dump's answer key is written from the DAC's walk, then the walker is checked against it. */
     private int againstDac(ExternalWalker command, ConformanceRunner.Expect e, PrintWriter out, PrintWriter err) throws Exception {
-        Path work = Files.createTempDirectory("clrheap-conform");
+        Path work = workFolder();
         try {
             List<io.clrheap.conformance.Fixture> chosen = new java.util.ArrayList<>();
             for (Path dump : dacReference) {
@@ -266,6 +275,7 @@ final class ConformCommand implements Callable<Integer> {
             return run(command, e, chosen, work, out);
         } finally {
             FileTrees.deleteTree(work);
+            InProgressFiles.unregister(work);
         }
     }
 

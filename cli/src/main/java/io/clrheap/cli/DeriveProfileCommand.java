@@ -12,12 +12,12 @@ import io.clrheap.walker.runtime.shape.EntryFinding;
 import io.clrheap.walker.runtime.shape.FieldFinding;
 import io.clrheap.walker.source.DumpFormatException;
 import io.clrheap.walker.source.live.LiveProcessException;
+import io.clrheap.walker.source.PendingFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -152,15 +152,8 @@ final class DeriveProfileCommand implements Callable<Integer> {
             cli.getOut().print(json);
             cli.getOut().flush();
         } else {
-            Path target = out.toAbsolutePath();
-            // written beside it and moved into place: a reader never sees half a file (and the file gets the umask's mode)
-            Path temporary = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-            try {
-                Files.writeString(temporary, json, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
-                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
+            // under a hidden temporary name beside it until complete: a reader never sees half a file, an interrupted run leaves none
+            PendingFile.write(out, partial -> Files.writeString(partial, json, StandardCharsets.UTF_8));
             err.printf("clrheap derive-profile: %s (%s, %d entries, %s) written to %s%n", profile.version(), profile.fileVersion(), profile.tableLength(),
                     profile.gcModes(), out);
         }

@@ -8,6 +8,7 @@ import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.generator.fixture.FixtureName;
 import io.clrheap.generator.fixture.FixtureProgress;
 import io.clrheap.generator.fixture.FixtureWriter;
+import io.clrheap.generator.fixture.StagedFixture;
 import io.clrheap.walker.DumpSession;
 import io.clrheap.walker.Dumps;
 import io.clrheap.walker.runtime.TargetException;
@@ -87,10 +88,12 @@ record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, Stri
             err.println(refusal.get());
             return new FixtureOutcome(name, GenerateCommand.EXIT_INVALID_INPUT, 0, false);
         }
-        List<Path> written;
+        // written under their names in a hidden folder, read back (and checked with the DAC), and only then moved into
+        // place: an interrupted or failed run leaves nothing that looks like a finished fixture
+        StagedFixture staged;
         try {
             FixtureProgress progress = quiet ? FixtureProgress.NONE : new CliProgress(err, label + ": ");
-            written = FixtureWriter.write(s, name.toString(), formats, folder, ClrheapVersion.current(), progress);
+            staged = FixtureWriter.stage(s, name.toString(), formats, folder, ClrheapVersion.current(), progress);
         } catch (IllegalArgumentException e) {
             err.println("clrheap generate: " + label + ": " + e.getMessage());
             return new FixtureOutcome(name, GenerateCommand.EXIT_INVALID_INPUT, 0, false);
@@ -98,19 +101,22 @@ record FixtureBatch(Set<FixtureFormat> formats, Path folder, boolean force, Stri
             err.println("clrheap generate: " + label + ": cannot write " + name + " into " + folder + ": " + e.getMessage());
             return new FixtureOutcome(name, 1, 0, false);
         }
-        try {
+        try (staged) {
+            List<Path> checked = staged.files();
+            Path answer = checked.getLast();
+            List<Path> dumps = checked.subList(0, checked.size() - 1);
+            boolean agrees = readBack(dumps, answer, label, err);
+            int code = agrees ? 0 : 1;
+            if (checkDac != null && code == 0) {
+                code = checkDac(dumps, answer, label, stdout, err);
+            }
+            // a fixture the check disagrees with is still complete: kept, with its verdict, for the one who looks into it
+            List<Path> written = staged.commit();
             long bytes = 0;
             for (Path p : written) {
                 long size = bytes(p);
                 bytes += size;
                 stdout.printf("wrote %s%s%n", p, Files.isDirectory(p) ? "/" : String.format(Locale.ROOT, " (%,d bytes)", size));
-            }
-            Path answer = written.getLast();
-            List<Path> dumps = written.subList(0, written.size() - 1);
-            boolean agrees = readBack(dumps, answer, label, err);
-            int code = agrees ? 0 : 1;
-            if (checkDac != null && code == 0) {
-                code = checkDac(dumps, answer, label, stdout, err);
             }
             if (!quiet) {
                 err.println(String.format(Locale.ROOT, "%s: wrote %d file%s and the answer key, %,d bytes, in %.1f s%s", label, dumps.size(),

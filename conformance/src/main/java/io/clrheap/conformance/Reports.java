@@ -1,5 +1,6 @@
 package io.clrheap.conformance;
 
+import io.clrheap.walker.source.PendingFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +18,9 @@ public final class Reports {
     public static void write(Path file, String walker, List<FixtureResult> results) throws IOException {
         check(file);
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        Files.writeString(file, name.endsWith(".xml") ? junit(walker, results) : html(walker, results), StandardCharsets.UTF_8);
+        String report = name.endsWith(".xml") ? junit(walker, results) : html(walker, results);
+        // under a hidden temporary name until complete: a CI system never reads half a report
+        PendingFile.write(file, partial -> Files.writeString(partial, report, StandardCharsets.UTF_8));
     }
 
     /** Refuses a report file that is neither {@code .xml} nor {@code .html}, before anything runs. */

@@ -10,6 +10,7 @@ import io.clrheap.walker.map.MapContext;
 import io.clrheap.walker.map.MapRegion;
 import io.clrheap.walker.map.MapType;
 import io.clrheap.walker.map.RegionObjects;
+import io.clrheap.walker.source.PendingFile;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +18,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -51,28 +51,15 @@ public final class MapHtmlWriter {
         int data = template.indexOf(DATA_MARK);
         String head = template.substring(0, data).replace(TITLE_MARK, escapeHtml("clrheap map: " + page.title()));
         String tail = template.substring(data + DATA_MARK.length());
-        Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path partial = Files.createTempFile(dir, "." + file.getFileName() + ".", ".partial");
-        try {
+        // written under a hidden temporary name beside the page and renamed into place when complete: a failed or
+        // interrupted run (SIGINT, SIGTERM, a full disk) leaves no half a page
+        PendingFile.write(file, partial -> {
             try (Writer out = new BufferedWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8), 1 << 16)) {
                 out.write(head);
                 writeJson(map, page, out);
                 out.write(tail);
             }
-            try {
-                Files.setPosixFilePermissions(partial, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: its defaults stand
-            }
-            try {
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(partial);
-        }
+        });
     }
 
     private static String template() throws IOException {

@@ -5,6 +5,8 @@ import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.Scenarios;
 import io.clrheap.generator.ClrheapVersion;
 import io.clrheap.walker.source.FileTrees;
+import io.clrheap.walker.source.InProgressFiles;
+import io.clrheap.walker.source.PendingFile;
 import io.clrheap.conformance.FixtureGlob;
 import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.generator.fixture.FixtureProgress;
@@ -205,6 +207,8 @@ public final class GoldenCorpus {
                 fixture.id() + ": no scenario '" + fixture.name() + "' for " + fixture.folder() + " in this corpus"));
         Path folder = Files.createDirectories(corpus.resolve(fixture.folder()));
         Path work = Files.createTempDirectory(folder, STAGING + fixture.name() + ".");
+        // a stopped JVM removes it (and says which fixture it was to become)
+        InProgressFiles.register(work, folder.resolve(fixture.fileName()) + ", " + folder.resolve(fixture.expectedName()) + "/");
         try {
             Path written = FixtureWriter.write(scenario, EnumSet.of(fixture.format()), work, clrheapVersion, FixtureProgress.NONE).getFirst();
             if (fixture.format() == FixtureFormat.MINIDUMP) {
@@ -221,6 +225,7 @@ public final class GoldenCorpus {
             return row;
         } finally {
             FileTrees.deleteTree(work);
+            InProgressFiles.unregister(work);
         }
     }
 
@@ -373,6 +378,8 @@ public final class GoldenCorpus {
         Path fresh = update
                 ? Files.createTempDirectory(Files.createDirectories(target), STAGING + fixture.name() + ".")
                 : Files.createTempDirectory("clrheap-golden-");
+        InProgressFiles.register(fresh, update ? target.resolve(fixture.fileName()) + ", " + target.resolve(fixture.expectedName()) + "/"
+                : fresh + "/ (a fresh build of " + fixture.id() + " to compare)");
         try {
             IndexRow row = write(fixture, fresh);
             FixtureOutcome outcome = compare(fixture, dir, fresh);
@@ -382,6 +389,7 @@ public final class GoldenCorpus {
             return new Done(outcome, row);
         } finally {
             FileTrees.deleteTree(fresh);
+            InProgressFiles.unregister(fresh);
         }
     }
 
@@ -546,18 +554,7 @@ public final class GoldenCorpus {
 
     /** Writes {@code file} beside itself and moves it over the old one: a reader sees the old bytes or the new ones. */
     static void writeAtomically(Path file, byte[] content) throws IOException {
-        Path partial = Files.createTempFile(file.toAbsolutePath().getParent(), "." + file.getFileName() + ".", ".partial");
-        try {
-            Files.write(partial, content);
-            try {
-                Files.setPosixFilePermissions(partial, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: its defaults stand
-            }
-            Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(partial);
-        }
+        PendingFile.write(file, partial -> Files.write(partial, content));
     }
 
     /** The file's SHA-256, lowercase hex, as corpus.tsv writes it. */

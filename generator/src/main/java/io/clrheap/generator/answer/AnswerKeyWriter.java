@@ -4,6 +4,7 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.truth.ObjectGraph;
 import io.clrheap.emulator.truth.StackRoot;
+import io.clrheap.walker.source.PendingFolder;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,41 +48,19 @@ public final class AnswerKeyWriter {
 
     /** As {@link #write(EmulatedRuntime, Path)}; {@code objectsWritten} hears the lines of {@code objects.tsv} written so far. */
     public static void write(EmulatedRuntime process, Path target, java.util.function.LongConsumer objectsWritten) throws IOException {
-        Path parent = target.toAbsolutePath().getParent();
-        Files.createDirectories(parent);
-        Path folder = Files.createTempDirectory(parent, target.getFileName() + ".");
-        try {
-            writeInto(process, folder, objectsWritten);
-            if (Files.exists(target)) {
-                deleteFolder(target);
+        // written into a hidden temporary folder beside the target and renamed into place when complete: a failed or
+        // interrupted run (SIGINT, SIGTERM, a full disk) leaves no answer key, and an old one stays until the new one is whole
+        try (PendingFolder folder = PendingFolder.beside(target)) {
+            try {
+                writeInto(process, folder.path(), objectsWritten);
+            } catch (IOException | RuntimeException e) {
+                throw folder.failed(e);
             }
-            Files.move(folder, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException | RuntimeException e) {
-            deleteFolder(folder);
-            throw e;
+            folder.commit();
         }
-    }
-
-    /** An answer key folder holds files only (the ones this class writes). */
-    private static void deleteFolder(Path folder) throws IOException {
-        if (!Files.exists(folder)) {
-            return;
-        }
-        try (var files = Files.list(folder)) {
-            for (Path f : files.toList()) {
-                Files.delete(f);
-            }
-        }
-        Files.delete(folder);
     }
 
     private static void writeInto(EmulatedRuntime process, Path folder, java.util.function.LongConsumer objectsWritten) throws IOException {
-        // rwxr-xr-x like a folder made by hand (a temporary one is private)
-        try {
-            Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: its defaults stand
-        }
         GroundTruth truth = process.groundTruth();
         Map<Long, String> names = process.typeNames();
         try (Writer out = writer(folder.resolve("fixture.txt"))) {

@@ -3,6 +3,7 @@ package io.clrheap.generator.bundle;
 import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.memory.Memory;
 import io.clrheap.memory.MemoryRange;
+import io.clrheap.walker.source.PendingFile;
 import io.clrheap.walker.source.TypeNameSidecar;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -110,10 +111,9 @@ public final class BundleWriter {
         BundleManifest manifest = new BundleManifest(info, process.layout().primaryBuild().version(), process.mappings(),
                 process.groundTruth().stacks(), ranges, entries);
 
-        Path target = out.toAbsolutePath();
-        Path partial = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".partial");
-        boolean moved = false;
-        try {
+        // written beside the target under a hidden temporary name and renamed into place when complete: a failed or
+        // interrupted run (SIGINT, SIGTERM, a full disk) leaves no bundle
+        PendingFile.write(out, partial -> {
             try (OutputStream file = Files.newOutputStream(partial);
                  XZOutputStream xz = new XZOutputStream(new BufferedOutputStream(file, BUFFER), new LZMA2Options(XZ_PRESET));
                  TarArchiveOutputStream tar = new TarArchiveOutputStream(xz, StandardCharsets.UTF_8.name())) {
@@ -126,19 +126,7 @@ public final class BundleWriter {
                 }
                 tar.finish();
             }
-            try {
-                // rw-r--r--, as the other fixture files (a temporary file is private)
-                Files.setPosixFilePermissions(partial, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: its defaults stand
-            }
-            Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            moved = true;
-        } finally {
-            if (!moved) {
-                Files.deleteIfExists(partial);
-            }
-        }
+        });
     }
 
     private static void put(TarArchiveOutputStream tar, Pending p, byte[] buffer) throws IOException {

@@ -6,6 +6,7 @@ import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.truth.ThreadStack;
 import io.clrheap.emulator.module.ModuleMapping;
 import io.clrheap.memory.MemoryRange;
+import io.clrheap.walker.source.PendingFile;
 import io.clrheap.walker.source.TypeNameSidecar;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -113,57 +114,53 @@ public final class ElfCoreWriter {
 
         long size = offset;
 
-        // a unique temporary name beside the target: two runs writing into one folder do not collide
-        Path temporary = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".partial");
-        try (RandomAccessFile raf = new RandomAccessFile(temporary.toFile(), "rw"); FileChannel out = raf.getChannel()) {
-            // the file is sized first, all of it a hole (zeros); then only what is not zero is written, so that pages of
-            // zeros stay holes: the file is sparse where the file system allows, and reads the same bytes as a dense one
-            raf.setLength(size);
-            writeFully(out, head.flip(), 0);
-            writeFully(out, ByteBuffer.wrap(notes), notesAt);
-            SparseOutput data = new SparseOutput(out);
-            long at = dataAt;
-            long written = 0;
-            byte[] buffer = null;
-            for (Load l : loads) {
-                if (l.bytes() != null) {
-                    data.write(MemorySegment.ofArray(l.bytes()), at);
-                    at += l.length();
-                    continue;
-                }
-                long end = l.start() + l.length();
-                for (long a = l.start(); a < end; ) {
-                    MemorySegment view = process.memory().contiguous(a);
-                    long n;
-                    if (view != null && view.byteSize() > 0) {
-                        n = Math.min(view.byteSize(), end - a);
-                        data.write(view.asSlice(0, n), at);
-                    } else {
-                        // a source without views of its blocks (or memory never written): copied through a buffer
-                        if (buffer == null) {
-                            buffer = new byte[1 << 16];
-                        }
-                        n = Math.min(buffer.length, end - a);
-                        process.memory().read(a, buffer, 0, (int) n);
-                        data.write(MemorySegment.ofArray(buffer).asSlice(0, n), at);
+        // written under a hidden temporary name beside the target and renamed into place when complete: a failed or
+        // interrupted run (SIGINT, SIGTERM, a full disk) leaves no core
+        try (PendingFile pending = PendingFile.beside(file)) {
+            try (RandomAccessFile raf = new RandomAccessFile(pending.path().toFile(), "rw"); FileChannel out = raf.getChannel()) {
+                // the file is sized first, all of it a hole (zeros); then only what is not zero is written, so that pages of
+                // zeros stay holes: the file is sparse where the file system allows, and reads the same bytes as a dense one
+                raf.setLength(size);
+                writeFully(out, head.flip(), 0);
+                writeFully(out, ByteBuffer.wrap(notes), notesAt);
+                SparseOutput data = new SparseOutput(out);
+                long at = dataAt;
+                long written = 0;
+                byte[] buffer = null;
+                for (Load l : loads) {
+                    if (l.bytes() != null) {
+                        data.write(MemorySegment.ofArray(l.bytes()), at);
+                        at += l.length();
+                        continue;
                     }
-                    a += n;
-                    at += n;
-                    written += n;
-                    progress.accept(written);
+                    long end = l.start() + l.length();
+                    for (long a = l.start(); a < end; ) {
+                        MemorySegment view = process.memory().contiguous(a);
+                        long n;
+                        if (view != null && view.byteSize() > 0) {
+                            n = Math.min(view.byteSize(), end - a);
+                            data.write(view.asSlice(0, n), at);
+                        } else {
+                            // a source without views of its blocks (or memory never written): copied through a buffer
+                            if (buffer == null) {
+                                buffer = new byte[1 << 16];
+                            }
+                            n = Math.min(buffer.length, end - a);
+                            process.memory().read(a, buffer, 0, (int) n);
+                            data.write(MemorySegment.ofArray(buffer).asSlice(0, n), at);
+                        }
+                        a += n;
+                        at += n;
+                        written += n;
+                        progress.accept(written);
+                    }
                 }
+                data.flush();
+            } catch (IOException | RuntimeException e) {
+                throw pending.failed(e);
             }
-            data.flush();
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(temporary);
-            throw e;
+            pending.commit();
         }
-        try {
-            Files.setPosixFilePermissions(temporary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: its defaults stand
-        }
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** Bytes of process memory {@link #write} will write. */

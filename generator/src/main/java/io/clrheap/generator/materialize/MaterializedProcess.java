@@ -1,6 +1,7 @@
 package io.clrheap.generator.materialize;
 
 import io.clrheap.emulator.EmulatedRuntime;
+import io.clrheap.walker.source.InProgressFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,11 +59,15 @@ public final class MaterializedProcess implements AutoCloseable {
     public static MaterializedProcess start(EmulatedRuntime process, Duration lifetime) throws IOException, MaterializeException {
         requireJna();
         Path dir = Files.createTempDirectory("clrheap-materialize-");
+        // a JVM stopped while the image is written or the helper starts removes it; once started, close() does
+        InProgressFiles.register(dir, "materialized image " + dir);
         try {
             return start(MaterializedImage.write(process, dir), lifetime, ATTEMPTS);
         } catch (IOException | MaterializeException | RuntimeException e) {
             MaterializeHelper.deleteTree(dir);
             throw e;
+        } finally {
+            InProgressFiles.unregister(dir);
         }
     }
 

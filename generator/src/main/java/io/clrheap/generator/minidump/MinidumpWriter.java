@@ -4,6 +4,7 @@ import io.clrheap.emulator.EmulatedRuntime;
 import io.clrheap.emulator.truth.GroundTruth;
 import io.clrheap.emulator.module.Platform;
 import io.clrheap.emulator.module.EmulatedModule;
+import io.clrheap.walker.source.PendingFile;
 import io.clrheap.walker.source.TypeNameSidecar;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -95,27 +96,13 @@ public final class MinidumpWriter {
             throw new IllegalArgumentException("a minidump holds a Windows process, and " + process.scenario().name()
                     + " was built for " + process.platform() + ": build it with RuntimeBuilder.platform(Platform.WINDOWS)");
         }
-        // written beside the target under a temporary name and moved into place: a failed or interrupted run leaves no dump
-        Path partial = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".partial");
-        try {
+        // written beside the target under a hidden temporary name and renamed into place when complete: a failed or
+        // interrupted run (SIGINT, SIGTERM, a full disk) leaves no dump
+        PendingFile.write(file, partial -> {
             try (FileChannel out = FileChannel.open(partial, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
                 new MinidumpWriter.Plan(process).write(out);
             }
-            readableByAll(partial);
-            Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException | Error e) {
-            Files.deleteIfExists(partial);
-            throw e;
-        }
-    }
-
-    /** rw-r--r--, as a file made by hand (a temporary file is private). */
-    private static void readableByAll(Path file) throws IOException {
-        try {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: its defaults stand
-        }
+        });
     }
 
     /** Where everything goes: computed first, then written in one pass. */

@@ -111,10 +111,10 @@ class ExamplesTest {
     }
 
     @Test
-    void theReadmesGraphExampleIsWhoRefersToAsWritten() throws Exception {
+    void theLibraryPagesGraphExampleIsWhoRefersToAsWritten() throws Exception {
         String source = Files.readString(Path.of("src/main/java/io/clrheap/golden/examples/WhoRefersTo.java"));
-        String readme = Files.readString(Path.of("..", "README.md"));
-        assertThat(readme).as("README.md shows WhoRefersTo.java verbatim in its library section").contains("```java\n" + source + "```\n");
+        String readme = Files.readString(Path.of("../docs/library.md"));
+        assertThat(readme).as("docs/library.md shows WhoRefersTo.java verbatim").contains("```java\n" + source + "```\n");
     }
 
     @Test

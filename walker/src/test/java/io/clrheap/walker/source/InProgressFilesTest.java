@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A JVM stopped by SIGINT or SIGTERM deletes the files still registered as in progress, and only those. */
+/** A JVM stopped by SIGINT or SIGTERM deletes the files still registered as in progress, and only those, and says so in one line. */
 class InProgressFilesTest {
 
     @TempDir
@@ -22,7 +22,7 @@ class InProgressFilesTest {
 
     @ParameterizedTest(name = "SIG{0}")
     @ValueSource(strings = {"TERM", "INT"})
-    void aStoppedJvmDeletesItsInProgressFiles(String signal) throws Exception {
+    void aStoppedJvmDeletesItsInProgressFilesAndNamesThemInOneLine(String signal) throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/bin/kill")) || Files.isExecutable(Path.of("/usr/bin/kill")),
                 "no kill(1) to send a signal with");
         Path partial = dir.resolve("0123.core.1.partial");
@@ -30,7 +30,7 @@ class InProgressFilesTest {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
                 InProgressChild.class.getName(), partial.toString(), complete.toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectError(dir.resolve("stderr").toFile()).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).isEqualTo("ready");
             assertThat(partial).exists();
@@ -41,6 +41,8 @@ class InProgressFilesTest {
         }
         assertThat(partial).doesNotExist();
         assertThat(complete).exists();
+        assertThat(Files.readAllLines(dir.resolve("stderr"))).as("one line names what was removed")
+                .containsExactly("clrheap: interrupted: removed the incomplete " + InProgressChild.SHOWN);
     }
 
     @org.junit.jupiter.api.Test
