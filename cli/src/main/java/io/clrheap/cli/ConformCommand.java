@@ -295,7 +295,7 @@ final class ConformCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "%s %-" + width + "s %s%n", r.passed() ? "PASS" : r.broken() ? "ERROR" : "FAIL", r.fixture().name(), r.verdict());
                 if (!r.passed()) {
                     out.println("     designed to catch: " + r.fixture().about());
-                    r.differences().forEach(d -> out.println("     " + d));
+                    r.details().forEach(d -> out.println("     " + d));
                 }
                 r.notes().forEach(n -> out.println("     note: " + n));
                 out.flush();
