@@ -34,7 +34,7 @@ import picocli.CommandLine;
         description = {"Check a heap walker, run as a command, against fixtures with known answers.",
             "Run a heap walker (any language, as a command) on every fixture of a suite, compare its output with each",
             "fixture's answer key, and report pass or fail, the count of every kind of difference (wrong size, missing object, ...)",
-            "with the first five of each, and the mistake each fixture is there to catch."},
+            "with the first five of each (ten of a kind alone), and the mistake each fixture is there to catch."},
         footer = {
             "",
             "What the walker prints (--expect), compared with a file of each answer key:",

@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * The differences of one comparison as they are found: every one counted by its kind (and, when it names an address,
- * by the generation the key's regions.tsv places it in), the first {@link #SHOWN_PER_KIND} of each kind kept. Kept
+ * by the generation the key's regions.tsv places it in), the first {@link #SHOWN_PER_KIND} of each kind kept
+ * ({@link #SHOWN_ALONE} when all are of one kind: then there is no other kind to make room for). Kept
  * differences that name an object are described once the comparison is done — its type, size, heap, generation and
  * region from objects.tsv and regions.tsv, for the live set the roots of roots.tsv pointing at it — from one more
  * pass over the key's files, so a comparison of millions of objects holds no more than a few lines.
@@ -21,6 +22,8 @@ final class Differences {
 
     /** Differences shown per kind and fixture. */
     static final int SHOWN_PER_KIND = 5;
+    /** Differences shown when all of a fixture's are of one kind. */
+    static final int SHOWN_ALONE = 10;
 
     /** A kept difference: its text around where the object's description goes ({@code address} null: none). */
     private record Pending(Long address, String before, String after) {
@@ -59,7 +62,7 @@ final class Differences {
         Tally t = tally(kind);
         t.count++;
         count++;
-        if (t.shown.size() < SHOWN_PER_KIND) {
+        if (t.shown.size() < SHOWN_ALONE) {
             t.shown.add(new Pending(null, text, ""));
         }
     }
@@ -77,7 +80,7 @@ final class Differences {
         if (where != null) {
             t.generations.merge(where, 1L, Long::sum);
         }
-        if (t.shown.size() < SHOWN_PER_KIND) {
+        if (t.shown.size() < SHOWN_ALONE) {
             t.shown.add(new Pending(address, before, after));
         }
     }
@@ -90,9 +93,9 @@ final class Differences {
         Tally t = tally(DifferenceKind.UNPARSABLE_LINE);
         t.count += problems.lines();
         count += problems.lines();
-        t.described &= problems.complete() && t.shown.size() + problems.size() <= SHOWN_PER_KIND;
+        t.described &= problems.complete() && t.shown.size() + problems.size() <= SHOWN_ALONE;
         for (String p : problems) {
-            if (t.shown.size() < SHOWN_PER_KIND) {
+            if (t.shown.size() < SHOWN_ALONE) {
                 t.shown.add(new Pending(null, p, ""));
             }
         }
@@ -118,13 +121,14 @@ final class Differences {
 
     private Comparison.Result result(Map<Long, String> objects, Map<Long, String> pointedAt) {
         List<DifferencesOfKind> kinds = new ArrayList<>();
+        int shown = tallies.size() == 1 ? SHOWN_ALONE : SHOWN_PER_KIND;
         tallies.entrySet().stream()
                 // lines that do not parse first (they may explain the rest), then the most frequent kind, then the first met
                 .sorted(Comparator.<Map.Entry<DifferenceKind, Tally>>comparingInt(e -> e.getKey() == DifferenceKind.UNPARSABLE_LINE ? 0 : 1)
                         .thenComparing(e -> -e.getValue().count).thenComparingInt(e -> e.getValue().order))
                 .forEach(e -> {
                     List<String> lines = new ArrayList<>();
-                    for (Pending p : e.getValue().shown) {
+                    for (Pending p : e.getValue().shown.subList(0, Math.min(shown, e.getValue().shown.size()))) {
                         if (p.address() == null) {
                             lines.add(p.before());
                             continue;
@@ -134,7 +138,7 @@ final class Differences {
                         lines.add(p.before() + what + p.after() + root);
                     }
                     Tally t = e.getValue();
-                    boolean all = e.getKey() == DifferenceKind.UNPARSABLE_LINE ? t.described : t.count == lines.size();
+                    boolean all = e.getKey() == DifferenceKind.UNPARSABLE_LINE ? t.described && t.shown.size() <= shown : t.count == lines.size();
                     kinds.add(new DifferencesOfKind(e.getKey(), t.count, t.generations, lines, all));
                 });
         return new Comparison.Result(count, kinds);

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * @param count       how many
  * @param generations how many lie in each generation of objects.tsv (gen0 … frozen), or {@code no region} for an
  *                    address outside every region; empty when the kind names no addresses or the key cannot place them
- * @param examples    the first {@link Differences#SHOWN_PER_KIND}
+ * @param examples    the first {@link Differences#SHOWN_PER_KIND} ({@link Differences#SHOWN_ALONE} when it is the only kind)
  * @param all         whether the examples tell of every difference of the kind (a line of identical unparsable lines
  *                    tells of them all)
  */

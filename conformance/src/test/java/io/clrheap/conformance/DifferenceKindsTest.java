@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DifferenceKindsTest {
 
-    /** Eight small objects of odd sizes, 40 bytes apart, in a gen0 region of heap 0. */
+    /** Twelve small objects of 25 to 36 bytes, 40 bytes apart, in a gen0 region of heap 0. */
     private static final long GEN0 = 0x10000;
-    private static final int SMALL = 8;
+    private static final int SMALL = 12;
     /** Two large objects in an LOH region of heap 1. */
     private static final long LOH = 0x80000;
     private static final int LARGE = 2;
@@ -74,6 +74,20 @@ class DifferenceKindsTest {
         assertThat(unaligned()).as("more than are shown").isGreaterThan(Differences.SHOWN_PER_KIND);
         assertThat(wrongSize.examples()).hasSize(Differences.SHOWN_PER_KIND).allMatch(l -> l.startsWith("wrong size: 0x"));
         assertThat(wrongSize.heading()).endsWith(", the first " + Differences.SHOWN_PER_KIND + ":");
+    }
+
+    @Test
+    void aKindAloneKeepsItsFirstTen() throws Exception {
+        key();
+        List<WalkerOutput.Listed> rounded = new ArrayList<>(roundedWithoutTheLoh());
+        for (int i = 0; i < LARGE; i++) {
+            rounded.add(new WalkerOutput.Listed(LOH + 8 + 0x20000L * i, 0x200, (LARGE_SIZE + 7) & ~7));
+        }
+        Comparison.Result r = Comparison.objects(rounded, answer);
+        assertThat(r.kinds()).singleElement().satisfies(k -> {
+            assertThat(k.count()).isEqualTo(unaligned() + LARGE);
+            assertThat(k.examples()).hasSize(Differences.SHOWN_ALONE);
+        });
     }
 
     @Test
