@@ -35,8 +35,8 @@ import picocli.CommandLine;
         mixinStandardHelpOptions = true,
         description = {"Check a heap walker, run as a command, against fixtures with known answers.",
             "Run a heap walker (any language, as a command) on every fixture of a suite, compare its output with each "
-                    + "fixture's answer key, and report pass or fail with the first differences and the mistake each fixture is "
-                    + "there to catch."},
+                    + "fixture's answer key, and report pass or fail, the count of every kind of difference (wrong size, missing "
+                    + "object, ...) with the first five of each (ten of a kind alone), and the mistake each fixture is there to catch."},
         footer = {
             "",
             "What the walker prints (--expect), compared with a file of each answer key:",
@@ -64,9 +64,12 @@ import picocli.CommandLine;
                     + "column widths pass); docs/reports.md has both formats. For the other kinds, lines that do not start with "
                     + "0x (headers, banners, '#' comments, blank lines) are ignored; for roots, lines whose first column is no "
                     + "root kind.",
-            "A refs, live or roots difference names the object, its type and size (objects.tsv); a live one also the "
-                    + "roots pointing at it (roots.tsv). Answer keys written before the object graph have no references.tsv, "
-                    + "roots.tsv or live.tsv: such a fixture is an error that says so (write it again with ./clrheap generate).",
+            "A difference names the object, its type and size (objects.tsv), its heap, generation and region "
+                    + "(regions.tsv); a live one also the roots pointing at it (roots.tsv). Output that looks like another "
+                    + "report than --expect asks for gets one hint ('did you mean --expect stat?'); identical lines that do not "
+                    + "parse are one line with their count.",
+            "Answer keys written before the object graph have no references.tsv, roots.tsv or live.tsv: such a fixture "
+                    + "is an error that says so (write it again with ./clrheap generate).",
             "",
             "A suite is a folder that ./clrheap generate wrote fixtures into (named as their files, like "
                     + "default-net8-server), or a golden corpus: 'golden' is the project's committed one, golden/synthetic "
@@ -296,7 +299,7 @@ final class ConformCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "%s %-" + width + "s %s%n", r.passed() ? "PASS" : r.broken() ? "ERROR" : "FAIL", r.fixture().name(), r.verdict());
                 if (!r.passed()) {
                     out.println("     designed to catch: " + r.fixture().about());
-                    r.differences().forEach(d -> out.println("     " + d));
+                    r.details().forEach(d -> out.println("     " + d));
                 }
                 r.notes().forEach(n -> out.println("     note: " + n));
                 out.flush();

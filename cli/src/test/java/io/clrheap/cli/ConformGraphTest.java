@@ -31,14 +31,16 @@ class ConformGraphTest {
     @TempDir
     Path dir;
 
-    /** {@code wrong references: 0xSRC (Type, SIZE bytes, gen): ...; the first difference is reference K, the field at offset N: ...} */
+    /** {@code wrong references: 0xSRC (Type, SIZE bytes, heap H gen region [a, b)): ...; the first difference is reference K, the field at offset N: ...} */
     private static final Pattern WRONG = Pattern.compile(
-            "wrong references: 0x[0-9a-f]+ \\((.+?), (\\d+) bytes, \\w+\\): \\d+ expected, \\d+ reported; the first difference is reference (\\d+), "
+            "wrong references: 0x[0-9a-f]+ \\((.+?), ([\\d,]+) bytes, heap \\d+ \\w+ region \\[0x[0-9a-f]+, 0x[0-9a-f]+\\)\\): "
+                    + "\\d+ expected, \\d+ reported; the first difference is reference (\\d+), "
                     + "the field at offset (\\d+): 0x[0-9a-f]+ expected, \\S+ reported; expected \\[([^\\]]*)\\]");
-    /** {@code missing references: 0xSRC (Type, SIZE bytes, gen) holds N references, none reported: expected [0xT@off ...]} */
+    /** {@code missing references: 0xSRC (Type, SIZE bytes, heap H gen region [a, b)) holds N references, none reported: expected [0xT@off ...]} */
     private static final Pattern MISSING = Pattern.compile(
-            "missing references: 0x[0-9a-f]+ \\((.+?), (\\d+) bytes, \\w+\\) holds \\d+ references?, none reported: expected \\[([^\\]]*)\\]");
-    private static final Pattern DIFFERENCE = Pattern.compile("(?m)^ {5}((?:wrong|missing|extra) references: .*)$");
+            "missing references: 0x[0-9a-f]+ \\((.+?), ([\\d,]+) bytes, heap \\d+ \\w+ region \\[0x[0-9a-f]+, 0x[0-9a-f]+\\)\\) "
+                    + "holds \\d+ references?, none reported: expected \\[([^\\]]*)\\]");
+    private static final Pattern DIFFERENCE = Pattern.compile("(?m)^ {7}((?:wrong|missing|extra) references: .*)$");
 
     private static String java() {
         return "\"" + Path.of(System.getProperty("java.home"), "bin", "java") + "\" --enable-native-access=ALL-UNNAMED -cp \""
@@ -140,11 +142,11 @@ class ConformGraphTest {
             long size;
             long offset;
             if (wrong.find()) {
-                size = Long.parseLong(wrong.group(2));
+                size = Long.parseLong(wrong.group(2).replace(",", ""));
                 offset = Long.parseLong(wrong.group(4));
             } else {
                 assertThat(missing.find()).as(d).isTrue();
-                size = Long.parseLong(missing.group(2));
+                size = Long.parseLong(missing.group(2).replace(",", ""));
                 offset = offsets(missing.group(3)).getLast();
             }
             // the last word of an object of `size` bytes: before the next object's header word
@@ -179,7 +181,8 @@ class ConformGraphTest {
     void aWalkerThatCallsEveryObjectLiveFailsNamingObjectsNoRootReaches() {
         Outcome r = run("conform", "--walker", ownWalker("--objects", "-q"), "--expect", "live", "--suite", suite.toString(), "--fixtures", "object-graph-*");
         assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
-        assertThat(r.out()).containsPattern("extra live object: 0x[0-9a-f]+ \\(.+, \\d+ bytes, \\w+\\) reported live; no root that keeps objects alive reaches it");
+        assertThat(r.out()).containsPattern("extra live object: 0x[0-9a-f]+ \\(.+, [\\d,]+ bytes, "
+                + "heap \\d+ \\w+ region \\[0x[0-9a-f]+, 0x[0-9a-f]+\\)\\) reported live; no root that keeps objects alive reaches it");
     }
 
     @Test

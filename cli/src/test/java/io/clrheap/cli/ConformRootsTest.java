@@ -27,13 +27,15 @@ class ConformRootsTest {
     @TempDir
     static Path suite;
 
-    private static final Pattern DIFFERENCE = Pattern.compile("(?m)^ {5}((?:missing|extra) (?:root|live object): .*)$");
-    /** {@code extra root: stack 0xSLOT of 0xOBJECT (Type, SIZE bytes, gen), flags F, thread N: reported; roots.tsv has no such row} */
+    private static final Pattern DIFFERENCE = Pattern.compile("(?m)^ {7}((?:missing|extra) (?:root|live object): .*)$");
+    /** {@code extra root: stack 0xSLOT of 0xOBJECT (Type, SIZE bytes, heap H gen region [a, b)), flags F, thread N: reported; roots.tsv has no such row} */
     private static final Pattern EXTRA_STACK_ROW = Pattern.compile(
-            "extra root: stack 0x[0-9a-f]+ of 0x[0-9a-f]+ \\(.+, \\d+ bytes, \\w+\\), flags [a-z,-]+, thread \\d+: reported; roots.tsv has no such row");
-    /** {@code extra live object: 0xADDRESS (Type, SIZE bytes, gen) reported live; no root that keeps objects alive reaches it[; roots.tsv: ...]} */
+            "extra root: stack 0x[0-9a-f]+ of 0x[0-9a-f]+ \\(.+, [\\d,]+ bytes, heap \\d+ \\w+ region \\[0x[0-9a-f]+, 0x[0-9a-f]+\\)\\), "
+                    + "flags [a-z,-]+, thread \\d+: reported; roots.tsv has no such row");
+    /** {@code extra live object: 0xADDRESS (Type, SIZE bytes, heap H gen region [a, b)) reported live; no root that keeps objects alive reaches it[; roots.tsv: ...]} */
     private static final Pattern EXTRA_LIVE = Pattern.compile(
-            "extra live object: 0x[0-9a-f]+ \\(.+, \\d+ bytes, \\w+\\) reported live; no root that keeps objects alive reaches it(.*)");
+            "extra live object: 0x[0-9a-f]+ \\(.+, [\\d,]+ bytes, heap \\d+ \\w+ region \\[0x[0-9a-f]+, 0x[0-9a-f]+\\)\\) "
+                    + "reported live; no root that keeps objects alive reaches it(.*)");
 
     private static String walker(MistakenRootsWalker.Mistake mistake, String what) {
         return "\"" + Path.of(System.getProperty("java.home"), "bin", "java") + "\" -cp \"" + System.getProperty("java.class.path")

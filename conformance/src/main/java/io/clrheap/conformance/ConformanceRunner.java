@@ -18,20 +18,30 @@ public final class ConformanceRunner {
      * {@code gchandles} text; and the answer key file each is compared with.
      */
     public enum Expect {
-        STAT("dumpheap-stat.txt"), OBJECTS("objects.tsv"), REFS(GraphComparison.REFERENCES), LIVE(GraphComparison.LIVE),
+        STAT("dumpheap-stat.txt", "`dumpheap -stat` rows ('MT Count TotalSize Class Name')"),
+        OBJECTS("objects.tsv", "an object listing ('0xADDRESS 0xMT SIZE' lines)"),
+        REFS(GraphComparison.REFERENCES, "references ('0xSRC: 0xTARGET ...' lines)"),
+        LIVE(GraphComparison.LIVE, "live objects ('0xADDRESS' lines)"),
         /** The roots, roots.tsv's rows {@code kind root object flags thread} (docs/answer-key.md), compared as a set. */
-        ROOTS(GraphComparison.ROOTS),
+        ROOTS(GraphComparison.ROOTS, "roots ('kind root object flags thread' rows)"),
         /** The objects' fields, fields.tsv's rows {@code object field declared_type offset value} (docs/answer-key.md), compared row by row. */
-        FIELDS(GraphComparison.FIELDS),
+        FIELDS(GraphComparison.FIELDS, "fields ('object field declared_type offset value' rows)"),
         /** SOS {@code eeheap -gc} text (docs/reports.md), compared line by line with the key's. */
-        EEHEAP("eeheap.txt"),
+        EEHEAP("eeheap.txt", "`eeheap -gc` text"),
         /** SOS {@code gchandles} text (docs/reports.md), compared line by line with the key's. */
-        HANDLES("gchandles.txt");
+        HANDLES("gchandles.txt", "`gchandles` text");
 
         private final String keyFile;
+        private final String looks;
 
-        Expect(String keyFile) {
+        Expect(String keyFile, String looks) {
             this.keyFile = keyFile;
+            this.looks = looks;
+        }
+
+        /** What output of this kind looks like, for a hint that the walker printed another. */
+        String looks() {
+            return looks;
         }
 
         /** The answer key file it is compared with. */
@@ -116,39 +126,51 @@ public final class ConformanceRunner {
             return new FixtureResult(fixture, FixtureResult.Status.FAILED, "the walker failed with exit code " + run.exitCode(), stderr(run), notes, seconds);
         }
         Comparison.Result result;
+        // whether the walker printed no row of the format asked for: then its output may be another report's
+        boolean nothingRead;
         try {
             switch (expect) {
                 case STAT -> {
                     WalkerOutput.Stat stat = WalkerOutput.parseStat(output);
                     notes.addAll(0, stat.notes());
+                    nothingRead = stat.rows().isEmpty() && stat.totalObjects() == -1;
                     result = Comparison.stat(stat, ready.answer());
                 }
                 case OBJECTS -> {
                     WalkerOutput.Listing listing = WalkerOutput.readObjects(output);
                     notes.addAll(0, listing.notes());
+                    nothingRead = listing.objects().isEmpty();
                     result = Comparison.objects(listing, ready.answer());
                 }
                 case REFS -> {
                     ReferenceListing refs = ReferenceListing.read(output);
                     notes.addAll(0, refs.notes());
+                    nothingRead = refs.size() == 0;
                     result = GraphComparison.references(refs, ready.answer());
                 }
                 case LIVE -> {
                     LiveListing live = LiveListing.read(output);
                     notes.addAll(0, live.notes());
+                    nothingRead = live.addresses().length == 0;
                     result = GraphComparison.live(live, ready.answer());
                 }
                 case ROOTS -> {
                     RootListing roots = RootListing.read(output);
                     notes.addAll(0, roots.notes());
+                    nothingRead = roots.rows().isEmpty();
                     result = GraphComparison.roots(roots, ready.answer());
                 }
                 case FIELDS -> {
                     FieldListing fields = FieldListing.read(output);
                     notes.addAll(0, fields.notes());
+                    nothingRead = fields.rows().isEmpty();
                     result = GraphComparison.fields(fields, ready.answer());
                 }
-                case EEHEAP, HANDLES -> result = ReportComparison.lines(output, ready.answer().resolve(expect.keyFile()));
+                case EEHEAP, HANDLES -> {
+                    // text compared line by line has no rows; its headings tell it from other reports
+                    nothingRead = true;
+                    result = ReportComparison.lines(output, ready.answer().resolve(expect.keyFile()));
+                }
                 default -> throw new IllegalStateException("unknown --expect " + expect);
             }
         } catch (AnswerKeyException e) {
@@ -156,9 +178,20 @@ public final class ConformanceRunner {
         } catch (IOException | RuntimeException e) {
             return new FixtureResult(fixture, FixtureResult.Status.FAILED, "the walker's output cannot be compared", List.of(message(e)), notes, seconds);
         }
-        return new FixtureResult(fixture, result.passed() ? FixtureResult.Status.PASSED : FixtureResult.Status.FAILED,
-                result.passed() ? "passed" : String.format(Locale.ROOT, "%,d difference%s", result.differences(), result.differences() == 1 ? "" : "s"),
-                result.first(), notes, seconds);
+        if (result.passed()) {
+            return new FixtureResult(fixture, FixtureResult.Status.PASSED, "passed", List.of(), List.of(), "", notes, seconds);
+        }
+        return new FixtureResult(fixture, FixtureResult.Status.FAILED, String.format(Locale.ROOT, "%,d difference%s: %s", result.differences(),
+                result.differences() == 1 ? "" : "s", result.summary()), List.of(), result.kinds(), nothingRead ? hint(output) : "", notes, seconds);
+    }
+
+    /** "did you mean --expect stat?" when the output looks like another report than the one asked for; empty when it does not. */
+    private String hint(Path output) {
+        try {
+            return OutputShape.of(output).filter(shape -> shape != expect).map(shape -> OutputShape.hint(shape, expect)).orElse("");
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private static List<String> stderr(ExternalWalker.Run run) {

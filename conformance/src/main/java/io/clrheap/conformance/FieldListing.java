@@ -17,7 +17,7 @@ import java.util.Map;
  * @param problems the lines that did not parse
  * @param notes    where the output was not UTF-8
  */
-public record FieldListing(Map<String, FieldRow> rows, List<String> problems, List<String> notes) {
+public record FieldListing(Map<String, FieldRow> rows, ParseProblems problems, List<String> notes) {
 
     public static FieldListing read(Path output) throws IOException {
         Map<String, FieldRow> rows = new LinkedHashMap<>();

@@ -1,20 +1,17 @@
 package io.clrheap.conformance;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * Compares a walker's references ({@code --expect refs}) with the key's references.tsv, its live set
- * ({@code --expect live}) with live.tsv, and its roots ({@code --expect roots}) with roots.tsv. Each difference names the object, with its type and size from objects.tsv and,
- * for the live set, the roots of roots.tsv that point at it: a walker author sees at once which shape of GC descriptor
+ * ({@code --expect live}) with live.tsv, and its roots ({@code --expect roots}) with roots.tsv. Each difference names
+ * the object, with its type and size from objects.tsv, its heap, generation and region from regions.tsv
+ * ({@link KeyObjects}) and, for the live set, the roots of roots.tsv that point at it: a walker author sees at once which shape of GC descriptor
  * (a repeating series, a reference in the last word, a second series) or which root kind (a weak handle, a finalizer
  * entry) it gets wrong. Frozen segments' objects are live (never collected; the runtime's own heap snapshot lists
  * them live), and live.tsv lists them: a walker that leaves them out misses them.
@@ -37,25 +34,25 @@ public final class GraphComparison {
 
     /** The walker's references against references.tsv, object by object; each object's targets in field order. */
     public static Comparison.Result references(ReferenceListing actual, Path answerDir) throws IOException {
-        Shown d = new Shown();
-        actual.problems().forEach(d::add);
+        Differences d = new Differences(KeyRegions.of(answerDir));
+        d.addProblems(actual.problems());
         try (Groups key = new Groups(new KeyTable(answerDir.resolve(REFERENCES), REFERENCES_HEADER))) {
             Group x = key.next();
             int i = 0;
             while (x != null || i < actual.size()) {
                 if (i >= actual.size() || (x != null && Long.compareUnsigned(x.from, actual.source(i)) < 0)) {
-                    d.add(x.from, String.format(Locale.ROOT, "missing references: 0x%x", x.from), String.format(Locale.ROOT,
+                    d.add(DifferenceKind.MISSING_REFERENCES, x.from, null, String.format(Locale.ROOT, "missing references: 0x%x", x.from), String.format(Locale.ROOT,
                             " holds %s, none reported: expected %s", references(x.targets.length), expected(x)));
                     x = key.next();
                 } else if (x == null || Long.compareUnsigned(actual.source(i), x.from) < 0) {
                     long[] a = actual.targets(i);
-                    d.add(actual.source(i), String.format(Locale.ROOT, "extra references: 0x%x", actual.source(i)),
+                    d.add(DifferenceKind.EXTRA_REFERENCES, actual.source(i), null, String.format(Locale.ROOT, "extra references: 0x%x", actual.source(i)),
                             String.format(Locale.ROOT, " reported with %s; it holds none: reported %s", references(a.length), reported(a)));
                     i++;
                 } else {
                     long[] a = actual.targets(i);
                     if (!java.util.Arrays.equals(a, x.targets)) {
-                        d.add(x.from, String.format(Locale.ROOT, "wrong references: 0x%x", x.from), String.format(Locale.ROOT,
+                        d.add(DifferenceKind.WRONG_REFERENCES, x.from, null, String.format(Locale.ROOT, "wrong references: 0x%x", x.from), String.format(Locale.ROOT,
                                 ": %d expected, %d reported; %s; expected %s; reported %s", x.targets.length, a.length, firstDifference(x, a),
                                 expected(x), reported(a)));
                     }
@@ -69,8 +66,8 @@ public final class GraphComparison {
 
     /** The walker's live objects against live.tsv, as sets. */
     public static Comparison.Result live(LiveListing actual, Path answerDir) throws IOException {
-        Shown d = new Shown();
-        actual.problems().forEach(d::add);
+        Differences d = new Differences(KeyRegions.of(answerDir));
+        d.addProblems(actual.problems());
         long[] a = actual.addresses();
         try (KeyTable key = new KeyTable(answerDir.resolve(LIVE), LIVE_HEADER)) {
             KeyTable.Row row = key.next();
@@ -84,9 +81,9 @@ public final class GraphComparison {
                             + "the rows are not in address order", x, previous), row.columns()[0]);
                 }
                 if (i >= a.length || (row != null && Long.compareUnsigned(x, a[i]) < 0)) {
-                    d.add(x, String.format(Locale.ROOT, "missing live object: 0x%x", x), " is reachable from the roots that keep objects alive; not reported");
+                    d.add(DifferenceKind.MISSING_LIVE_OBJECT, x, null, String.format(Locale.ROOT, "missing live object: 0x%x", x), " is reachable from the roots that keep objects alive; not reported");
                 } else if (row == null || Long.compareUnsigned(a[i], x) < 0) {
-                    d.add(a[i], String.format(Locale.ROOT, "extra live object: 0x%x", a[i]),
+                    d.add(DifferenceKind.EXTRA_LIVE_OBJECT, a[i], null, String.format(Locale.ROOT, "extra live object: 0x%x", a[i]),
                             " reported live; no root that keeps objects alive reaches it");
                     i++;
                     continue;
@@ -107,8 +104,8 @@ public final class GraphComparison {
      * it printed that the key lacks is extra; each names the object with its type where objects.tsv has it.
      */
     public static Comparison.Result roots(RootListing actual, Path answerDir) throws IOException {
-        Shown d = new Shown();
-        actual.problems().forEach(d::add);
+        Differences d = new Differences(KeyRegions.of(answerDir));
+        d.addProblems(actual.problems());
         Set<RootRow> expected = new java.util.LinkedHashSet<>();
         try (KeyTable key = new KeyTable(answerDir.resolve(ROOTS), ROOTS_HEADER)) {
             for (KeyTable.Row row = key.next(); row != null; row = key.next()) {
@@ -121,13 +118,13 @@ public final class GraphComparison {
         }
         for (RootRow x : expected) {
             if (!actual.rows().contains(x)) {
-                d.add(x.object(), String.format(Locale.ROOT, "missing root: %s %s of 0x%x", x.kind(), x.root(), x.object()),
+                d.add(DifferenceKind.MISSING_ROOT, x.object(), null, String.format(Locale.ROOT, "missing root: %s %s of 0x%x", x.kind(), x.root(), x.object()),
                         String.format(Locale.ROOT, ", flags %s, thread %s: in roots.tsv, not reported", x.flags(), x.thread()));
             }
         }
         for (RootRow a : actual.rows()) {
             if (!expected.contains(a)) {
-                d.add(a.object(), String.format(Locale.ROOT, "extra root: %s %s of 0x%x", a.kind(), a.root(), a.object()),
+                d.add(DifferenceKind.EXTRA_ROOT, a.object(), null, String.format(Locale.ROOT, "extra root: %s %s of 0x%x", a.kind(), a.root(), a.object()),
                         String.format(Locale.ROOT, ", flags %s, thread %s: reported; roots.tsv has no such row", a.flags(), a.thread()));
             }
         }
@@ -143,8 +140,8 @@ public final class GraphComparison {
      * not print is missing, one the key lacks extra, one whose declared type, offset or value differs wrong.
      */
     public static Comparison.Result fields(FieldListing actual, Path answerDir) throws IOException {
-        Shown d = new Shown();
-        actual.problems().forEach(d::add);
+        Differences d = new Differences(KeyRegions.of(answerDir));
+        d.addProblems(actual.problems());
         java.util.Set<String> seen = new java.util.HashSet<>();
         try (KeyTable key = new KeyTable(answerDir.resolve(FIELDS), FIELDS_HEADER)) {
             for (KeyTable.Row row = key.next(); row != null; row = key.next()) {
@@ -157,16 +154,16 @@ public final class GraphComparison {
                 seen.add(x.key());
                 FieldRow a = actual.rows().get(x.key());
                 if (a == null) {
-                    d.add(x.object(), String.format(Locale.ROOT, "missing field: 0x%x", x.object()), " " + x.describe() + ": in fields.tsv, not reported");
+                    d.add(DifferenceKind.MISSING_FIELD, x.object(), null, String.format(Locale.ROOT, "missing field: 0x%x", x.object()), " " + x.describe() + ": in fields.tsv, not reported");
                 } else if (!a.equals(x)) {
-                    d.add(x.object(), String.format(Locale.ROOT, "wrong field: 0x%x", x.object()),
+                    d.add(DifferenceKind.WRONG_FIELD, x.object(), null, String.format(Locale.ROOT, "wrong field: 0x%x", x.object()),
                             " " + a.describe() + " reported; fields.tsv has " + x.type() + " at offset " + x.offset() + " = " + x.value());
                 }
             }
         }
         for (FieldRow a : actual.rows().values()) {
             if (!seen.contains(a.key())) {
-                d.add(a.object(), String.format(Locale.ROOT, "extra field: 0x%x", a.object()), " " + a.describe() + ": reported; fields.tsv has no such field");
+                d.add(DifferenceKind.EXTRA_FIELD, a.object(), null, String.format(Locale.ROOT, "extra field: 0x%x", a.object()), " " + a.describe() + ": reported; fields.tsv has no such field");
             }
         }
         return d.result(answerDir, false);
@@ -269,89 +266,6 @@ public final class GraphComparison {
         @Override
         public void close() throws IOException {
             key.close();
-        }
-    }
-
-    /**
-     * The differences: all counted, the first {@link Comparison#SHOWN} kept with the object they name, which is
-     * described (type, size, roots) once the comparison is done, from one more pass over the key's files.
-     */
-    private static final class Shown {
-        private record Pending(Long address, String before, String after) {
-        }
-
-        private long count;
-        private final List<Pending> first = new ArrayList<>();
-
-        void add(String what) {
-            add(null, what, "");
-        }
-
-        void add(Long address, String before, String after) {
-            count++;
-            if (first.size() < Comparison.SHOWN) {
-                first.add(new Pending(address, before, after));
-            }
-        }
-
-        Comparison.Result result(Path answerDir, boolean roots) {
-            Set<Long> named = new HashSet<>();
-            first.stream().filter(p -> p.address() != null).forEach(p -> named.add(p.address()));
-            Map<Long, String> objects = objects(answerDir.resolve("objects.tsv"), named);
-            Map<Long, String> pointedAt = roots ? roots(answerDir.resolve("roots.tsv"), named) : Map.of();
-            List<String> lines = new ArrayList<>();
-            for (Pending p : first) {
-                if (p.address() == null) {
-                    lines.add(p.before());
-                    continue;
-                }
-                String what = objects.isEmpty() ? "" : " (" + objects.getOrDefault(p.address(), "no object starts there") + ")";
-                String root = pointedAt.containsKey(p.address()) ? "; roots.tsv: " + pointedAt.get(p.address()) : "";
-                lines.add(p.before() + what + p.after() + root);
-            }
-            return new Comparison.Result(count, List.copyOf(lines));
-        }
-
-        /** Type, size and generation of the named objects, from objects.tsv; nothing when it cannot be read (only the wording suffers). */
-        private static Map<Long, String> objects(Path file, Set<Long> named) {
-            Map<Long, String> found = new HashMap<>();
-            if (named.isEmpty() || !Files.isRegularFile(file)) {
-                return found;
-            }
-            try (KeyTable t = new KeyTable(file, "address\tmt\tsize\tgeneration\theap\tkind\ttype")) {
-                KeyTable.Row r;
-                while ((r = t.next()) != null && found.size() < named.size()) {
-                    long address = t.address(r, 0, "address");
-                    if (named.contains(address)) {
-                        found.put(address, String.format(Locale.ROOT, "%s, %s bytes, %s", r.columns()[6], r.columns()[2], r.columns()[3]));
-                    }
-                }
-            } catch (IOException e) {
-                return Map.of();
-            }
-            return found;
-        }
-
-        /** The roots that point at the named objects, from roots.tsv: which kind of root a walker took or left out. */
-        private static Map<Long, String> roots(Path file, Set<Long> named) {
-            Map<Long, String> found = new HashMap<>();
-            if (named.isEmpty() || !Files.isRegularFile(file)) {
-                return found;
-            }
-            try (KeyTable t = new KeyTable(file, ROOTS_HEADER)) {
-                KeyTable.Row r;
-                while ((r = t.next()) != null) {
-                    long target = t.address(r, 2, "object");
-                    if (named.contains(target)) {
-                        String root = String.format(Locale.ROOT, "the %s root %s%s points at it", r.columns()[0], r.columns()[1],
-                                r.columns()[4].equals("-") ? "" : " of thread " + r.columns()[4]);
-                        found.merge(target, root, (a, b) -> a + ", " + b);
-                    }
-                }
-            } catch (IOException e) {
-                return Map.of();
-            }
-            return found;
         }
     }
 }

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * @param problems  the lines that did not parse
  * @param notes     where the output was not UTF-8
  */
-public record LiveListing(long[] addresses, List<String> problems, List<String> notes) {
+public record LiveListing(long[] addresses, ParseProblems problems, List<String> notes) {
 
     private static final Pattern FIRST = Pattern.compile("^\\s*0x(\\S*)(?:\\s.*)?$");
 

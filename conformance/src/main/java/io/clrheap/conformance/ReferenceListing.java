@@ -31,10 +31,10 @@ public final class ReferenceListing {
     private final int[] firsts;
     private final long[] targets;
     private final int size;
-    private final List<String> problems;
+    private final ParseProblems problems;
     private final List<String> notes;
 
-    private ReferenceListing(List<String> problems, List<String> notes, Builder b) {
+    private ReferenceListing(ParseProblems problems, List<String> notes, Builder b) {
         this.sources = b.sources;
         this.firsts = b.firsts;
         this.targets = b.targets;
@@ -115,7 +115,7 @@ public final class ReferenceListing {
     }
 
     /** The lines that did not parse. */
-    public List<String> problems() {
+    public ParseProblems problems() {
         return problems;
     }
 

@@ -16,7 +16,7 @@ final class ReportComparison {
     }
 
     static Comparison.Result lines(Path output, Path keyFile) throws IOException, AnswerKeyException {
-        Comparison.Differences d = new Comparison.Differences();
+        Differences d = new Differences();
         WalkerOutput.Problems problems = new WalkerOutput.Problems();
         try (OutputLines actual = OutputLines.open(output); OutputLines expected = openKey(keyFile)) {
             while (true) {
@@ -26,17 +26,17 @@ final class ReportComparison {
                     break;
                 }
                 if (x == null) {
-                    d.add(String.format(Locale.ROOT, "output line %d is more than the key holds: '%s'", a.number(), WalkerOutput.quote(a.text(), 160)));
+                    d.add(DifferenceKind.EXTRA_LINE, String.format(Locale.ROOT, "output line %d is more than the key holds: '%s'", a.number(), WalkerOutput.quote(a.text(), 160)));
                 } else if (a == null) {
-                    d.add(String.format(Locale.ROOT, "output ends before the key's line %d: '%s'", x.number(), WalkerOutput.quote(x.text(), 160)));
+                    d.add(DifferenceKind.MISSING_LINE, String.format(Locale.ROOT, "output ends before the key's line %d: '%s'", x.number(), WalkerOutput.quote(x.text(), 160)));
                 } else if (!words(x.text()).equals(words(a.text()))) {
-                    d.add(String.format(Locale.ROOT, "output line %d: '%s'; the key's line %d: '%s'", a.number(), WalkerOutput.quote(a.text(), 160),
+                    d.add(DifferenceKind.WRONG_LINE, String.format(Locale.ROOT, "output line %d: '%s'; the key's line %d: '%s'", a.number(), WalkerOutput.quote(a.text(), 160),
                             x.number(), WalkerOutput.quote(x.text(), 160)));
                 }
             }
             actual.notes().forEach(problems::add);
         }
-        problems.list().forEach(d::add);
+        d.addProblems(problems.list());
         return d.result();
     }
 

@@ -5,8 +5,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /** Conformance reports: JUnit XML (what CI systems read) and one self-contained HTML page. */
 public final class Reports {
@@ -43,7 +47,7 @@ public final class Reports {
             if (!r.passed()) {
                 String element = r.broken() ? "error" : "failure";
                 s.append("    <").append(element).append(" message=\"").append(xml(r.verdict())).append("\">").append(xml(r.fixture().about())).append('\n');
-                r.differences().forEach(d -> s.append(xml(d)).append('\n'));
+                r.details().forEach(d -> s.append(xml(d)).append('\n'));
                 s.append("</").append(element).append(">\n");
             }
             if (!r.notes().isEmpty()) {
@@ -68,14 +72,43 @@ public final class Reports {
             s.append("<p class=\"broken\">").append(broken).append(" fixture").append(broken == 1 ? "" : "s")
                     .append(" of the suite cannot be read (not the walker's fault).</p>\n");
         }
-        s.append("<table><tr><th>fixture</th><th>result</th><th>what it catches</th><th>first differences</th><th>notes</th></tr>\n");
+        kindsTable(s, results);
+        s.append("<table><tr><th>fixture</th><th>result</th><th>what it catches</th><th>differences, the first of each kind</th><th>notes</th></tr>\n");
         for (FixtureResult r : results) {
             s.append("<tr><td>").append(xml(r.fixture().name())).append("</td><td class=\"").append(r.passed() ? "pass" : r.broken() ? "broken" : "fail").append("\">")
                     .append(xml(r.verdict())).append("</td><td>").append(xml(r.fixture().about())).append("</td><td><pre>")
-                    .append(xml(String.join("\n", r.differences()))).append("</pre></td><td><pre>")
+                    .append(xml(String.join("\n", r.details()))).append("</pre></td><td><pre>")
                     .append(xml(String.join("\n", r.notes()))).append("</pre></td></tr>\n");
         }
         return s.append("</table>\n</body></html>\n").toString();
+    }
+
+    /** A row per fixture with differences, a column per kind any of them has: which bugs a walker has, and where. */
+    private static void kindsTable(StringBuilder s, List<FixtureResult> results) {
+        Set<DifferenceKind> kinds = EnumSet.noneOf(DifferenceKind.class);
+        results.forEach(r -> r.kinds().forEach(k -> kinds.add(k.kind())));
+        if (kinds.isEmpty()) {
+            return;
+        }
+        s.append("<h2>Differences per kind</h2>\n<table class=\"kinds\"><tr><th>fixture</th>");
+        kinds.forEach(k -> s.append("<th data-kind=\"").append(k.id()).append("\">").append(xml(k.label())).append("</th>"));
+        s.append("</tr>\n");
+        for (FixtureResult r : results) {
+            if (r.kinds().isEmpty()) {
+                continue;
+            }
+            Map<DifferenceKind, DifferencesOfKind> of = new EnumMap<>(DifferenceKind.class);
+            r.kinds().forEach(k -> of.put(k.kind(), k));
+            s.append("<tr><td>").append(xml(r.fixture().name())).append("</td>");
+            for (DifferenceKind k : kinds) {
+                DifferencesOfKind d = of.get(k);
+                s.append("<td data-kind=\"").append(k.id()).append("\">")
+                        .append(d == null ? "" : xml(d.counted()))
+                        .append("</td>");
+            }
+            s.append("</tr>\n");
+        }
+        s.append("</table>\n<h2>Fixtures</h2>\n");
     }
 
     private static String xml(String s) {

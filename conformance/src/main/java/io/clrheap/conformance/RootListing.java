@@ -17,7 +17,7 @@ import java.util.Set;
  * @param problems the lines that did not parse
  * @param notes    where the output was not UTF-8
  */
-public record RootListing(Set<RootRow> rows, List<String> problems, List<String> notes) {
+public record RootListing(Set<RootRow> rows, ParseProblems problems, List<String> notes) {
 
     /** Reads a walker's output. */
     public static RootListing read(Path output) throws IOException {

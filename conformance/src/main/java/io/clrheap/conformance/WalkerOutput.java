@@ -34,9 +34,9 @@ public final class WalkerOutput {
      * The statistics table: MethodTable → row, and the Total line (-1 when missing); the lines that did not parse
      * ({@code problems}) and where the output was not UTF-8 ({@code notes}).
      */
-    public record Stat(Map<Long, StatRow> rows, long totalObjects, long totalBytes, List<String> problems, List<String> notes) {
-        public Stat(Map<Long, StatRow> rows, long totalObjects, long totalBytes, List<String> problems) {
-            this(rows, totalObjects, totalBytes, problems, List.of());
+    public record Stat(Map<Long, StatRow> rows, long totalObjects, long totalBytes, ParseProblems problems, List<String> notes) {
+        public Stat(Map<Long, StatRow> rows, long totalObjects, long totalBytes) {
+            this(rows, totalObjects, totalBytes, ParseProblems.NONE, List.of());
         }
     }
 
@@ -45,7 +45,7 @@ public final class WalkerOutput {
     }
 
     /** An object listing in address order, the lines that did not parse ({@code problems}), where it was not UTF-8 ({@code notes}). */
-    public record Listing(List<Listed> objects, List<String> problems, List<String> notes) {
+    public record Listing(List<Listed> objects, ParseProblems problems, List<String> notes) {
     }
 
     private static final Pattern STAT_ROW = Pattern.compile("^\\s*(?:0x)?([0-9a-fA-F]{6,16})\\s+([0-9,]+)\\s+([0-9,]+)\\s+(.+?)\\s*$");
@@ -107,7 +107,7 @@ public final class WalkerOutput {
                         long bytes = number(row.group(3), "byte count");
                         String name = row.group(4).length() > MAX_NAME ? row.group(4).substring(0, MAX_NAME) + "…" : row.group(4);
                         if (rows.putIfAbsent(mt, new StatRow(count, bytes, name)) != null) {
-                            problems.add(String.format(Locale.ROOT, "line %d: MethodTable 0x%x has a second row", l.number(), mt));
+                            problems.add(l, String.format(Locale.ROOT, "MethodTable 0x%x has a second row", mt));
                         }
                     } catch (NumberFormatException e) {
                         problems.add(l, e.getMessage());
@@ -183,28 +183,66 @@ public final class WalkerOutput {
         return s.length() <= max ? s : s.substring(0, max) + "…";
     }
 
-    /** Problems of one output: the first {@link #PROBLEMS} with their text, the rest counted (also for the graph listings). */
+    /**
+     * Problems of one output (also of the graph listings): a walker that prints one wrong line prints it for every
+     * object, so identical problems (the same words, another line) are collapsed into one line with their count;
+     * {@link #PROBLEMS} different ones are described, the rest counted.
+     */
     static final class Problems {
-        private final List<String> first = new ArrayList<>();
+        /** A problem and where it was first met. */
+        private static final class Seen {
+            private final long line;
+            private final String quoted;
+            private long count;
+
+            Seen(long line, String quoted) {
+                this.line = line;
+                this.quoted = quoted;
+            }
+        }
+
+        private final Map<String, Seen> seen = new LinkedHashMap<>();
         private long count;
+        private long undescribed;
 
         void add(OutputLines.Line l, String what) {
-            add(String.format(Locale.ROOT, "line %d: %s: '%s'", l.number(), what, quote(l.text().strip(), QUOTED)));
+            add(what, l.number(), quote(l.text().strip(), QUOTED));
         }
 
+        /** A problem that is no one line's (a line too long to read, an object listed twice). */
         void add(String what) {
-            count++;
-            if (first.size() < PROBLEMS) {
-                first.add(what);
-            }
+            add(what, -1, null);
         }
 
-        List<String> list() {
-            List<String> all = new ArrayList<>(first);
-            if (count > first.size()) {
-                all.add(String.format(Locale.ROOT, "%,d more lines that do not parse", count - first.size()));
+        private void add(String what, long line, String quoted) {
+            count++;
+            Seen s = seen.get(what);
+            if (s == null) {
+                if (seen.size() >= PROBLEMS) {
+                    undescribed++;
+                    return;
+                }
+                s = new Seen(line, quoted);
+                seen.put(what, s);
             }
-            return List.copyOf(all);
+            s.count++;
+        }
+
+        ParseProblems list() {
+            List<String> all = new ArrayList<>();
+            seen.forEach((what, s) -> {
+                if (s.line < 0) {
+                    all.add(s.count == 1 ? what : String.format(Locale.ROOT, "%s (%,d times)", what, s.count));
+                } else if (s.count == 1) {
+                    all.add(String.format(Locale.ROOT, "line %d: %s: '%s'", s.line, what, s.quoted));
+                } else {
+                    all.add(String.format(Locale.ROOT, "%,d lines like line %d: %s: '%s'", s.count, s.line, what, s.quoted));
+                }
+            });
+            if (undescribed > 0) {
+                all.add(String.format(Locale.ROOT, "%,d more lines that do not parse", undescribed));
+            }
+            return new ParseProblems(all, count, undescribed == 0);
         }
     }
 

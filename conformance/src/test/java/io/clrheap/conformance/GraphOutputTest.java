@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,23 +66,25 @@ class GraphOutputTest {
 
         Comparison.Result r = GraphComparison.references(ReferenceListing.read(file("wrong.txt", "0x1000: 0x2000\n0x2000: 0x1000\n")), answer);
         assertThat(r.differences()).isEqualTo(3);
-        assertThat(r.first().get(0)).isEqualTo("wrong references: 0x1000 (Pair, 40 bytes, gen0): 2 expected, 1 reported; the first difference is "
+        assertThat(r.first().get(0)).isEqualTo("wrong references: 0x1000 (Pair, 40 bytes, heap 0 gen0): 2 expected, 1 reported; the first difference is "
                 + "reference 2, the field at offset 24: 0x3000 expected, none reported; expected [0x2000@8 0x3000@24]; reported [0x2000]");
-        assertThat(r.first().get(1)).startsWith("extra references: 0x2000 (Leaf, 24 bytes, gen0) reported with 1 reference; it holds none");
-        assertThat(r.first().get(2)).startsWith("missing references: 0x3000 (Self, 24 bytes, gen1) holds 1 reference, none reported: expected [0x3000@8]");
+        assertThat(r.first().get(1)).startsWith("extra references: 0x2000 (Leaf, 24 bytes, heap 0 gen0) reported with 1 reference; it holds none");
+        assertThat(r.first().get(2)).startsWith("missing references: 0x3000 (Self, 24 bytes, heap 0 gen1) holds 1 reference, none reported: expected [0x3000@8]");
     }
 
     @Test
     void aLiveSetThatDiffersNamesTheObjectsAndTheRootsPointingAtThem() throws Exception {
         Path answer = key(0x1000, 0x2000, 0x3000);
         Comparison.Result r = GraphComparison.live(LiveListing.read(file("live.txt", "0x2000\n0x3000\n0x4000\n")), answer);
-        List<String> lines = new ArrayList<>(r.first());
         assertThat(r.differences()).isEqualTo(3);
-        assertThat(lines.get(0)).isEqualTo("missing live object: 0x1000 (Pair, 40 bytes, gen0) is reachable from the roots that keep objects alive; "
-                + "not reported; roots.tsv: the strong root 0x500 points at it, the stack root rbx of thread 4242 points at it");
-        assertThat(lines.get(1)).isEqualTo("extra live object: 0x2000 (Leaf, 24 bytes, gen0) reported live; no root that keeps objects alive reaches "
+        assertThat(r.kinds()).extracting(DifferencesOfKind::kind).as("the more frequent kind first")
+                .containsExactly(DifferenceKind.EXTRA_LIVE_OBJECT, DifferenceKind.MISSING_LIVE_OBJECT);
+        List<String> extra = r.kinds().get(0).examples();
+        assertThat(r.kinds().get(1).examples()).containsExactly("missing live object: 0x1000 (Pair, 40 bytes, heap 0 gen0) is reachable from the roots "
+                + "that keep objects alive; not reported; roots.tsv: the strong root 0x500 points at it, the stack root rbx of thread 4242 points at it");
+        assertThat(extra.get(0)).isEqualTo("extra live object: 0x2000 (Leaf, 24 bytes, heap 0 gen0) reported live; no root that keeps objects alive reaches "
                 + "it; roots.tsv: the weak-short root 0x508 points at it");
-        assertThat(lines.get(2)).startsWith("extra live object: 0x4000 (no object starts there)");
+        assertThat(extra.get(1)).startsWith("extra live object: 0x4000 (no object starts there)");
     }
 
     @Test
@@ -101,10 +102,10 @@ class GraphOutputTest {
         assertThat(r.first().getFirst()).isEqualTo("line 5: the root 'rsp' is neither a 0x hex address nor a register (rax ... r15 but rsp): "
                 + "'stack rsp 0x1000 - 4242'");
         assertThat(r.first().subList(1, 5)).containsExactly(
-                "missing root: stack 0x7f3500001ff0 of 0x3000 (Self, 24 bytes, gen1), flags interior, thread 4242: in roots.tsv, not reported",
-                "missing root: stack rbx of 0x1000 (Pair, 40 bytes, gen0), flags -, thread 4242: in roots.tsv, not reported",
-                "extra root: stack 0x7f3500001ff0 of 0x3000 (Self, 24 bytes, gen1), flags -, thread 4242: reported; roots.tsv has no such row",
-                "extra root: stack 0x7f3500001f00 of 0x2000 (Leaf, 24 bytes, gen0), flags -, thread 4242: reported; roots.tsv has no such row");
+                "missing root: stack 0x7f3500001ff0 of 0x3000 (Self, 24 bytes, heap 0 gen1), flags interior, thread 4242: in roots.tsv, not reported",
+                "missing root: stack rbx of 0x1000 (Pair, 40 bytes, heap 0 gen0), flags -, thread 4242: in roots.tsv, not reported",
+                "extra root: stack 0x7f3500001ff0 of 0x3000 (Self, 24 bytes, heap 0 gen1), flags -, thread 4242: reported; roots.tsv has no such row",
+                "extra root: stack 0x7f3500001f00 of 0x2000 (Leaf, 24 bytes, heap 0 gen0), flags -, thread 4242: reported; roots.tsv has no such row");
     }
 
     @Test

@@ -96,7 +96,7 @@ class WalkerOutputTest {
         assertThatThrownBy(() -> Comparison.objects(java.util.List.of(), answer)).isInstanceOf(AnswerKeyException.class)
                 .hasMessageContaining("objects.tsv: line 1: not the header");
 
-        WalkerOutput.Stat empty = new WalkerOutput.Stat(java.util.Map.of(), 0, 0, java.util.List.of());
+        WalkerOutput.Stat empty = new WalkerOutput.Stat(java.util.Map.of(), 0, 0);
         assertThatThrownBy(() -> Comparison.stat(empty, answer)).isInstanceOf(AnswerKeyException.class)
                 .hasMessage(answer.resolve("dumpheap-stat.txt") + ": cannot be read: no such file");
         Files.writeString(answer.resolve("dumpheap-stat.txt"), "Statistics:\n7f3900000df8 1 60 Pt[]\nTotal 1x objects\n");

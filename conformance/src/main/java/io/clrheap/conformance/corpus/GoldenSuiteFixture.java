@@ -25,8 +25,8 @@ import java.util.Optional;
 
 /**
  * A fixture of a golden corpus as a conformance suite fixture ({@code clrheap conform --suite golden}). Its answer key
- * is the committed one: the files of {@code NAME.expected/} and {@code objects.tsv} (with references.tsv, roots.tsv
- * and live.tsv when it holds them) taken from the bundle's
+ * is the committed one: the files of {@code NAME.expected/} and {@code objects.tsv} (with references.tsv, roots.tsv,
+ * live.tsv and regions.tsv when it holds them) taken from the bundle's
  * {@code answer/} through the walker's checking bundle reader — for a Windows fixture, from its Linux twin's bundle,
  * which holds the same answer key ({@link GoldenFixture#linuxTwin()}). The walker is given a Linux fixture's committed
  * bundle, or, for an ELF core or a minidump, one written into the work folder from the same scenario, runtime, GC
@@ -63,8 +63,11 @@ public record GoldenSuiteFixture(GoldenFixture fixture, GoldenCorpus corpus, Fix
         return fixtures;
     }
 
-    /** The answer files of the object graph taken from the bundle beside objects.tsv, when it holds them. */
-    static final List<String> GRAPH_FILES = List.of("references.tsv", "roots.tsv", "live.tsv");
+    /**
+     * The answer files taken from the bundle beside objects.tsv, when it holds them: the object graph's, and regions.tsv,
+     * which places every object a difference names in its heap, generation and region.
+     */
+    static final List<String> GRAPH_FILES = List.of("references.tsv", "roots.tsv", "live.tsv", "regions.tsv");
 
     @Override
     public String name() {

@@ -87,8 +87,9 @@ public abstract class WalkerConformanceTest {
         found.sort((a, b) -> Long.compareUnsigned(a.address(), b.address()));
         Comparison.Result result = Comparison.objects(found, answer);
         if (!result.passed()) {
-            Assertions.fail(String.format("%s: %,d difference%s; the fixture is there to catch: %s%n  %s", scenario.name(),
-                    result.differences(), result.differences() == 1 ? "" : "s", scenario.description(), String.join("\n  ", result.first())));
+            Assertions.fail(String.format("%s: %,d difference%s (%s); the fixture is there to catch: %s%n  %s", scenario.name(),
+                    result.differences(), result.differences() == 1 ? "" : "s", result.summary(), scenario.description(),
+                    String.join("\n  ", result.first())));
         }
     }
 
