@@ -1,8 +1,9 @@
 package io.clrheap.walker.source;
 
+import io.clrheap.value.ByteCount;
+
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -70,24 +71,9 @@ public sealed interface CoreCache {
                 ? of(CacheFolder.environmentOfThisProcess(), System.getProperty("user.home")) : this;
     }
 
-    /** {@code text} as bytes: digits, optionally followed by k, m or g (1024-based, either case). */
+    /** {@code text} as bytes ({@link ByteCount}: digits, 0x hex, or a number with k, m or g, 1024-based). */
     static long size(String text) throws IOException {
-        String t = text.strip().toLowerCase(Locale.ROOT);
-        int shift = switch (t.isEmpty() ? ' ' : t.charAt(t.length() - 1)) {
-            case 'k' -> 10;
-            case 'm' -> 20;
-            case 'g' -> 30;
-            default -> 0;
-        };
-        String digits = shift == 0 ? t : t.substring(0, t.length() - 1);
-        try {
-            long n = Long.parseLong(digits);
-            if (n < 0 || n > Long.MAX_VALUE >> shift) {
-                throw new NumberFormatException();
-            }
-            return n << shift;
-        } catch (NumberFormatException e) {
-            throw new IOException("$" + CLRHEAP_CACHE_MAX + " is '" + text + "', not a size (bytes, or a number with k, m or g: 4g)");
-        }
+        return ByteCount.parse(text).orElseThrow(() -> new IOException("$" + CLRHEAP_CACHE_MAX + " is '" + text
+                + "', not a size (bytes, or a number with k, m or g: 4g)"));
     }
 }
