@@ -36,7 +36,11 @@ public final class SosHeapWalk {
     static final int FLUSH_EVERY = 4096;
     private long sinceFlush;
 
-    private record Chain(int heap, int generation, HeapSegmentData segment, long end) {
+    /**
+     * @param gen1Start a segments GC's ephemeral segment: where gen1 starts (generation 1's allocation_start); 0 otherwise
+     * @param gen0Start likewise gen0
+     */
+    private record Chain(int heap, int generation, HeapSegmentData segment, long end, long gen1Start, long gen0Start) {
     }
 
     private final SosDac sos;
@@ -83,8 +87,15 @@ public final class SosHeapWalk {
             listener.heap(i, details, table);
             GenerationData gen0 = details.generations().getFirst();
             addContext(gen0.allocContextPtr(), gen0.allocContextLimit());
-            for (int g = 0; g < table.size(); g++) {
-                chain(i, g, table.get(g).startSegment(), details, regions);
+            // a segments GC (allocation_start published: not 0) lists its ephemeral segment in gen2's chain and starts gen1's
+            // and gen0's there too: each segment is walked once, its objects split by the generations' allocation_start, as
+            // SOS's segments layout has them (walker-semantics.md, segments mode)
+            Set<Long> walked = new HashSet<>();
+            List<GenerationData> soh = details.generations(); // DacpGcHeapDetails' generation_table: allocation_start filled
+            boolean segments = soh.size() > 1 && soh.get(0).allocationStart() != 0;
+            for (int g : listOrder(table.size())) {
+                chain(i, g, table.get(g).startSegment(), details, regions, walked,
+                        segments ? soh.get(1).allocationStart() : 0, segments ? soh.get(0).allocationStart() : 0);
             }
         }
         for (Chain r : regions) {
@@ -129,15 +140,25 @@ public final class SosHeapWalk {
         }
     }
 
+    /** gen2's list first (with a segments GC it holds the ephemeral segment), then gen1, gen0, LOH, POH: SOS's eeheap order. */
+    private static int[] listOrder(int generations) {
+        return java.util.stream.IntStream.concat(java.util.stream.IntStream.of(2, 1, 0), java.util.stream.IntStream.range(3, generations))
+                .filter(g -> g < generations).toArray();
+    }
+
     private void addContext(long pointer, long limit) {
         if (pointer != 0) {
             contexts.put(pointer, limit);
         }
     }
 
-    private void chain(int heap, int generation, long first, GcHeapDetails details, List<Chain> regions) {
+    private void chain(int heap, int generation, long first, GcHeapDetails details, List<Chain> regions, Set<Long> walked, long gen1Start,
+                       long gen0Start) {
         Set<Long> seen = new HashSet<>();
         for (long seg = first; seg != 0; ) {
+            if (walked.contains(seg)) {
+                return; // segments GC: gen1's and gen0's lists start at the ephemeral segment gen2's list holds
+            }
             if (!seen.add(seg) || seen.size() > MAX_REGIONS_PER_CHAIN) {
                 listener.callFailed("GetHeapSegmentData (heap " + heap + " generation " + generation + " region list loops back)", seg, 0x80004005);
                 return;
@@ -153,7 +174,9 @@ public final class SosHeapWalk {
             // as SOS's DacpHeapSegmentData::Request: the ephemeral region ends at alloc_allocated, the others at allocated
             long end = s.highAllocMark() != 0 ? s.highAllocMark()
                     : s.segmentAddress() == details.ephemeralHeapSegment() ? details.allocAllocated() : s.allocated();
-            regions.add(new Chain(heap, generation, s, end));
+            walked.add(seg);
+            boolean ephemeral = s.segmentAddress() == details.ephemeralHeapSegment();
+            regions.add(new Chain(heap, generation, s, end, ephemeral ? gen1Start : 0, ephemeral ? gen0Start : 0));
             seg = s.next();
         }
     }
@@ -189,7 +212,9 @@ public final class SosHeapWalk {
                     listener.methodTable(o.methodTable(), mt);
                 }
             }
-            listener.object(object, o.methodTable(), o.size(), r.heap(), r.generation());
+            int generation = r.gen0Start() == 0 ? r.generation()
+                    : Long.compareUnsigned(object, r.gen0Start()) >= 0 ? 0 : Long.compareUnsigned(object, r.gen1Start()) >= 0 ? 1 : 2;
+            listener.object(object, o.methodTable(), o.size(), r.heap(), generation);
             if (o.size() <= 0) {
                 listener.callFailed(String.format("GetObjectData (size %d: the walk cannot step over it)", o.size()), object, 0x80004005);
                 return;

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -58,7 +59,12 @@ public final class DotnetTestProcess implements AutoCloseable {
 
     /** As {@link #start(RealRuntime, boolean)}, on any servicing build. */
     public static DotnetTestProcess start(RuntimeBuild runtime, boolean serverGc) {
-        RealRuntimes.Launch launch = RealRuntimes.launch(runtime, serverGc);
+        return start(runtime, serverGc, Map.of());
+    }
+
+    /** As {@link #start(RuntimeBuild, boolean)}, with {@code environment} set too (e.g. a standalone GC's {@code DOTNET_GCName}). */
+    public static DotnetTestProcess start(RuntimeBuild runtime, boolean serverGc, Map<String, String> environment) {
+        RealRuntimes.Launch launch = RealRuntimes.launch(runtime, serverGc).with(environment);
         Path stderr;
         Process process;
         try {

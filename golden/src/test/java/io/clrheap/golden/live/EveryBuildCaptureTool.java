@@ -29,11 +29,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <pre>{@code
  * CLRHEAP_BUILD_DUMPS=/tmp/builds ./clrheap test -pl golden -am -Dtest=EveryBuildCaptureTool -Dsurefire.failIfNoSpecifiedTests=false
  * }</pre>
+ *
+ * <p>With {@code CLRHEAP_GC_NAME=libclrgc.so} (or {@code libclrgcexp.so}) each process runs on that standalone GC
+ * ({@code DOTNET_GCName}; the classic 9.0.x packages ship both) and its folders are named {@code ID-wks-libclrgc}.
  */
 class EveryBuildCaptureTool {
 
     static final String OUT_VARIABLE = "CLRHEAP_BUILD_DUMPS";
     static final String BUILDS_VARIABLE = "CLRHEAP_BUILDS";
+    /** A standalone GC to run on ({@code libclrgc.so}, {@code libclrgcexp.so}): {@code DOTNET_GCName}; folders get its name. */
+    static final String GC_NAME_VARIABLE = "CLRHEAP_GC_NAME";
 
     static Stream<Arguments> cases() {
         String only = System.getenv(BUILDS_VARIABLE);
@@ -54,14 +59,16 @@ class EveryBuildCaptureTool {
         assumeTrue(configured != null && !configured.isBlank(), OUT_VARIABLE + " is not set: not capturing every build");
         Path root = Path.of(configured).toAbsolutePath();
         Files.createDirectories(root);
-        String name = build.id() + (serverGc ? "-svr" : "-wks");
+        String gcName = System.getenv(GC_NAME_VARIABLE);
+        boolean standalone = gcName != null && !gcName.isBlank();
+        String name = build.id() + (serverGc ? "-svr" : "-wks") + (standalone ? "-" + gcName.replace(".so", "") : "");
         Path out = root.resolve(name);
         Path program = root.resolve(name + ".program.txt");
         String layout = build.layout().name().toLowerCase(Locale.ROOT).replace('_', '-');
         long t0 = System.nanoTime();
         DotnetTestProcess process;
         try {
-            process = DotnetTestProcess.start(build, serverGc);
+            process = DotnetTestProcess.start(build, serverGc, standalone ? java.util.Map.of("DOTNET_GCName", gcName) : java.util.Map.of());
         } catch (RuntimeException e) {
             record(root, name, build, layout, serverGc, "no: " + firstLine(e.getMessage()), "-", "-", 0);
             throw e;

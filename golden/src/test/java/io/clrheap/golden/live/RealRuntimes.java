@@ -67,6 +67,13 @@ public final class RealRuntimes {
     /** How to start our program on a runtime: the command and the environment to set (on top of one without DOTNET_ variables). */
     public record Launch(RuntimeBuild build, boolean serverGc, List<String> command, Map<String, String> environment, Path workingDirectory) {
 
+        /** This launch with {@code more} set too (e.g. {@code DOTNET_GCName=libclrgc.so}, a standalone GC). */
+        public Launch with(Map<String, String> more) {
+            Map<String, String> all = new java.util.LinkedHashMap<>(environment);
+            all.putAll(more);
+            return new Launch(build, serverGc, command, Map.copyOf(all), workingDirectory);
+        }
+
         /** A process builder for it: the inherited environment without DOTNET_/COMPlus_/CORECLR_ variables, plus ours. */
         public ProcessBuilder processBuilder() {
             return RealRuntimes.processBuilder(command, environment, workingDirectory);

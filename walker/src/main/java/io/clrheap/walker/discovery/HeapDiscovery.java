@@ -10,6 +10,7 @@ import io.clrheap.walker.heap.FieldRead;
 import io.clrheap.walker.heap.ProblemKind;
 import io.clrheap.walker.heap.SubHeap;
 import io.clrheap.walker.heap.WalkLimits;
+import io.clrheap.walker.runtime.GcMode;
 import io.clrheap.walker.runtime.Target;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -84,8 +85,10 @@ public final class HeapDiscovery {
         HeapRootsReader roots = new HeapRootsReader(chase);
         boolean located = roots.locate(vars);
         FieldSpec[] generationFields = publishedGenerationFields(chase, generationArray);
+        GcMode mode = GcMode.of(target.memory(), layout, vars);
+        FieldSpec allocationStart = mode == GcMode.SEGMENTS ? allocationStart(chase, generationArray) : null;
         int count = located ? roots.count() : 0;
-        RegionChains chains = new RegionChains(chase, stride, generationFields[1], generationFields[0].offset());
+        RegionChains chains = new RegionChains(chase, stride, generationFields[1], generationFields[0].offset(), allocationStart);
         AllocContextReader contexts = new AllocContextReader(chase);
         List<SubHeap> heaps = new ArrayList<>();
         List<AllocContextInfo> found = new ArrayList<>();
@@ -157,7 +160,7 @@ public final class HeapDiscovery {
         }
         FieldSpec[] fields = new FieldSpec[2];
         for (int i = 0; i < 2; i++) {
-            if (published[i] != profile[i].offset()) {
+            if (published[i] != profile[i].offset() && chase.target.gcModule().isEmpty()) { // a standalone GC's are its own
                 chase.problem(ProblemKind.OFFSET_MISMATCH, array + 4L * i, "", String.format(
                         "generation_field_offsets[%d] = %d, the profile says %d; using the published offset", i, published[i], profile[i].offset()),
                         elements[i].at(array));
@@ -165,6 +168,22 @@ public final class HeapDiscovery {
             fields[i] = new FieldSpec("generation", profile[i].field(), published[i], profile[i].type(), profile[i].size(), false, Chase.PUBLISHED);
         }
         return fields;
+    }
+
+    /**
+     * generation.allocation_start of a segments GC, at the offset it publishes ({@code generation_field_offsets[2]});
+     * null (the ephemeral segment is then walked as one gen2 range) when it cannot be read.
+     */
+    private static FieldSpec allocationStart(Chase chase, long array) {
+        FieldSpec element = new FieldSpec("generation_field_offsets", "[2] allocation_start", 8, "int32", 4, true, Chase.PUBLISHED);
+        try {
+            long offset = chase.read(element, array);
+            return new FieldSpec("generation", "allocation_start", offset, "pointer", 8, false, Chase.PUBLISHED);
+        } catch (MissingMemoryException e) {
+            chase.problem(ProblemKind.UNREADABLE_STRUCTURE, array + 8, "", "generation_field_offsets[2] (allocation_start) cannot be read ("
+                    + e.getMessage() + "); each ephemeral segment is walked as gen2", chase.failedRead());
+            return null;
+        }
     }
 
     /** g_global_alloc_context: a gc_alloc_context in 8 and 9, an ee_alloc_context in 10. */

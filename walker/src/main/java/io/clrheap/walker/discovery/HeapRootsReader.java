@@ -135,7 +135,8 @@ final class HeapRootsReader {
                         index, name, published), element.at(offsetArray));
                 return null;
             }
-            if (published != profile) {
+            // a standalone GC lays out its gc_heap its own way: the profile's offsets are the runtime's own GC's
+            if (published != profile && chase.target.gcModule().isEmpty()) {
                 chase.problem(ProblemKind.OFFSET_MISMATCH, offsetArray + 4L * index, "", String.format(
                         "gc_heap_field_offsets[%d] (%s) = %d, the profile says %d; using the published offset", index, name, published, profile),
                         element.at(offsetArray));

@@ -36,8 +36,10 @@ final class RegionChains {
     private final long readonly;
     /** heap_segment.heap: the owning gc_heap (server GC builds only), null elsewhere. */
     private final FieldSpec owner;
-    /** Regions mode (every supported build): every generation starts with a region, every region is in exactly one list. */
+    /** Regions mode: every generation starts with a region, every region is in exactly one list. */
     private final boolean regionsMode;
+    /** generation.allocation_start, a segments GC's (null under regions): where gen1 and gen0 start in the ephemeral segment. */
+    private final FieldSpec allocationStart;
     private final Set<Long> seen = new HashSet<>();
     private int budget;
 
@@ -45,8 +47,9 @@ final class RegionChains {
      * @param stride            GcDacVars.generation_size
      * @param startSegment      generation.start_segment, at the published offset when there is one
      * @param gen0ContextOffset generation.allocation_context, likewise
+     * @param allocationStart   generation.allocation_start of a segments GC ({@link io.clrheap.walker.runtime.GcMode}), null under regions
      */
-    RegionChains(Chase chase, long stride, FieldSpec startSegment, long gen0ContextOffset) {
+    RegionChains(Chase chase, long stride, FieldSpec startSegment, long gen0ContextOffset, FieldSpec allocationStart) {
         this.chase = chase;
         this.stride = stride;
         this.startSegment = startSegment;
@@ -59,7 +62,8 @@ final class RegionChains {
         this.next = chase.field("heap_segment", "next");
         this.readonly = chase.layout.constant("heap_segment.flags.readonly");
         this.owner = chase.regionOwner();
-        this.regionsMode = chase.layout.constants().containsKey("region.basic_size");
+        this.allocationStart = allocationStart;
+        this.regionsMode = allocationStart == null && chase.layout.constants().containsKey("region.basic_size");
         this.budget = chase.limits.maxRegions();
     }
 
@@ -80,6 +84,7 @@ final class RegionChains {
                         + e.getMessage(), chase.failedRead());
             }
         }
+        long[] generationStarts = allocationStarts(heap);
         String owner = "heap " + heap.index() + " gen0";
         if (chase.listening()) {
             chase.emit(new ContextEntered(owner));
@@ -94,7 +99,7 @@ final class RegionChains {
                         gen), startSegment.at(generation));
             }
             if (readable[gen]) {
-                list(heap, gen, starts[gen], regions);
+                list(heap, gen, starts[gen], regions, generationStarts);
             }
         }
         if (regionsMode) {
@@ -138,12 +143,65 @@ final class RegionChains {
                         + "the ephemeral one", heap.ephemeralSegment(), end, fixed), heap.ephemeralRead());
     }
 
+    /**
+     * A segments GC's gen1 and gen0 allocation_start ({@code [1]}, {@code [0]}); null under regions, or when they cannot
+     * be read (reported: the ephemeral segment is then walked as one range).
+     */
+    private long[] allocationStarts(HeapRoots heap) {
+        if (allocationStart == null) {
+            return null;
+        }
+        long[] starts = new long[2];
+        for (int gen = 0; gen < 2; gen++) {
+            long generation = heap.generationTable() + gen * stride;
+            try {
+                starts[gen] = chase.read(allocationStart, generation);
+            } catch (MissingMemoryException e) {
+                chase.problem(ProblemKind.UNREADABLE_STRUCTURE, generation, "heap " + heap.index(), "generation " + gen
+                        + "'s allocation_start cannot be read (" + e.getMessage() + "); the ephemeral segment is walked as one range", chase.failedRead());
+                return null;
+            }
+        }
+        return starts;
+    }
+
+    /**
+     * The ephemeral segment of a segments GC as its generations lie in it (walker-semantics.md, segments mode): gen2
+     * from mem to gen1's allocation_start, gen1 to gen0's, gen0 to alloc_allocated — each start a generation's first
+     * object (the gap object the GC puts there). Starts out of that order are reported, and the segment is walked as one
+     * range of the list it hangs from.
+     */
+    private List<Region> ephemeralSegment(HeapRoots heap, Region segment, long[] starts) {
+        long gen1 = starts[1];
+        long gen0 = starts[0];
+        boolean ordered = Long.compareUnsigned(segment.mem(), gen1) <= 0 && Long.compareUnsigned(gen1, gen0) <= 0
+                && Long.compareUnsigned(gen0, segment.end()) <= 0;
+        if (!ordered) {
+            chase.problem(ProblemKind.BAD_REGION_BOUNDS, segment.descriptor(), segment.toString(), String.format(
+                    "gen1 starts at 0x%x and gen0 at 0x%x, not in order inside [0x%x, 0x%x): the ephemeral segment is walked as one range",
+                    gen1, gen0, segment.mem(), segment.end()), allocationStart.at(heap.generationTable()));
+            return List.of(segment);
+        }
+        List<Region> pieces = new ArrayList<>(3);
+        if (gen1 != segment.mem()) {
+            pieces.add(piece(segment, SegmentKind.GEN2, segment.mem(), gen1, false));
+        }
+        pieces.add(piece(segment, SegmentKind.GEN1, gen1, gen0, false));
+        pieces.add(piece(segment, SegmentKind.GEN0, gen0, segment.end(), true));
+        return pieces;
+    }
+
+    private static Region piece(Region segment, SegmentKind kind, long from, long to, boolean ephemeral) {
+        return new Region(segment.heap(), kind, segment.descriptor(), from, to, segment.allocated(), segment.committed(), segment.reserved(),
+                segment.flags(), ephemeral);
+    }
+
     /** The descriptors of every region listed so far (by every heap). */
     Set<Long> listed() {
         return seen;
     }
 
-    private void list(HeapRoots heap, int gen, long first, List<Region> regions) {
+    private void list(HeapRoots heap, int gen, long first, List<Region> regions, long[] generationStarts) {
         if (chase.listening()) {
             chase.emit(new GenerationListEntered(heap.index(), gen, first));
         }
@@ -194,7 +252,7 @@ final class RegionChains {
                 }
                 Region region = region(heap, gen, segment, start, end, commit, reserve, bits);
                 if (region != null) {
-                    regions.add(region);
+                    regions.addAll(generationStarts == null || !region.ephemeral() ? List.of(region) : ephemeralSegment(heap, region, generationStarts));
                 }
             } catch (MissingMemoryException e) {
                 rejected(heap, gen, segment, Rejection.UNREADABLE);

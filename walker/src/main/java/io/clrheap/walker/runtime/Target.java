@@ -21,10 +21,23 @@ import io.clrheap.memory.Memory;
  * @param identity      the build as the dump says it is (version, file version, commit), or empty when it does not say
  * @param layoutSource  how the layout was chosen, e.g. {@code the profile of 9.0.7}, or {@code the layout of 9.0.11 …,
  *                      validated on the dump: 12 checks}
+ * @param gcModule      the file name of the standalone GC managing the heap ({@code libclrgc.so}: the module holding the
+ *                      GC's variables GcDacVars points at), empty when it is the runtime's own
  */
 public record Target(Memory memory, RuntimeModule module, RuntimeBuild build, String version, String versionSource,
                      RuntimeLayout layout, ViewFactory views, java.util.Optional<io.clrheap.layout.BuildIdentity> identity,
-                     String layoutSource) {
+                     String layoutSource, String gcModule) {
+
+    /** A target whose GC is the runtime's own ({@code gcModule} empty). */
+    public Target(Memory memory, RuntimeModule module, RuntimeBuild build, String version, String versionSource, RuntimeLayout layout,
+                  ViewFactory views, java.util.Optional<io.clrheap.layout.BuildIdentity> identity, String layoutSource) {
+        this(memory, module, build, version, versionSource, layout, views, identity, layoutSource, "");
+    }
+
+    /** This target, its heap managed by the standalone GC {@code fileName} ({@code DOTNET_GCName}). */
+    public Target withGcModule(String fileName) {
+        return new Target(memory, module, build, version, versionSource, layout, views, identity, layoutSource, fileName);
+    }
 
     public GcFlavor gc() {
         return layout.gc();
@@ -52,7 +65,10 @@ public record Target(Memory memory, RuntimeModule module, RuntimeBuild build, St
      */
     public String describe() {
         String os = "windows".equals(layout.os()) ? " on Windows " + layout.arch() : "";
-        return ".NET " + identity.map(io.clrheap.layout.BuildIdentity::describe).orElse(version) + os + ", " + gc().id() + " GC, " + module.fileName();
+        String standalone = gcModule.isEmpty() ? "" : " (standalone " + gcModule + ", " + GcMode.of(memory, layout, globalPointer("g_gcDacGlobals"))
+                .name().toLowerCase(java.util.Locale.ROOT) + ")";
+        return ".NET " + identity.map(io.clrheap.layout.BuildIdentity::describe).orElse(version) + os + ", " + gc().id() + " GC" + standalone + ", "
+                + module.fileName();
     }
 
     /** e.g. {@code identified by the @(#)Version string of libcoreclr.so at 0x7f…; layout: the profile of 9.0.7}. */

@@ -75,7 +75,8 @@ public final class TargetOpener {
             BuildChooser.Choice choice = chooser.choose(identity, java.util.OptionalInt.of(module.dacTableLength()), Optional.empty(), module.fileName());
             List<io.clrheap.memory.MemoryRange> ranges = files.stream().filter(f -> f.path().equals(module.path()) && f.end() > f.start())
                     .map(f -> new io.clrheap.memory.MemoryRange(f.start(), f.end() - f.start())).toList();
-            return finish(memory, module, chooser, choice, exports, ranges);
+            Target target = finish(memory, module, chooser, choice, exports, ranges);
+            return standaloneGc(target, files).map(target::withGcModule).orElse(target);
         } catch (java.io.UncheckedIOException e) {
             // a symbol table that is there but corrupt (ElfDynamicSymbols wraps its ModuleFormatException)
             if (e.getCause() instanceof io.clrheap.walker.symbols.ModuleFormatException bad) {
@@ -83,6 +84,35 @@ public final class TargetOpener {
             }
             throw e;
         }
+    }
+
+    /**
+     * The file of a standalone GC ({@code DOTNET_GCName=libclrgc.so}): the mapped file, other than the runtime module,
+     * holding the GC variable GcDacVars points at first ({@code g_heaps} under server GC, the generation table under
+     * workstation GC; gcinterface.dacvars.def) — the GC fills GcDacVars with its own variables' addresses.
+     */
+    /** How far past a module's last file mapping its .bss may reach (libclrgc.so's is under 1 MiB). */
+    private static final long MAX_BSS = 64L << 20;
+
+    private static Optional<String> standaloneGc(Target target, List<MappedFile> files) {
+        try {
+            io.clrheap.layout.view.GcDacVars vars = target.views().view(io.clrheap.layout.view.GcDacVars.class, target.memory(),
+                    target.globalPointer("g_gcDacGlobals"));
+            long variable = target.gc() == GcFlavor.SERVER ? vars.gHeaps() : vars.generationTable();
+            // the variable is in the module's .bss, past its last file-backed page: the file mapped nearest below it
+            MappedFile nearest = null;
+            for (MappedFile f : files) {
+                if (Long.compareUnsigned(f.start(), variable) <= 0 && (nearest == null || Long.compareUnsigned(f.start(), nearest.start()) > 0)) {
+                    nearest = f;
+                }
+            }
+            if (nearest != null && !nearest.path().equals(target.module().path()) && variable - nearest.end() < MAX_BSS) {
+                return Optional.of(nearest.path().substring(Math.max(nearest.path().lastIndexOf('/'), nearest.path().lastIndexOf('\\')) + 1));
+            }
+        } catch (MissingMemoryException | IllegalStateException e) {
+            // GcDacVars unreadable: discovery reports it; the GC is taken to be the runtime's
+        }
+        return Optional.empty();
     }
 
     /**

@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * Checks that the profile chosen for a dump fits it (docs/reference/discovery.md section 4): the free-object MethodTable has its
- * shape, GcDacVars is major version 2 with the profile's generation stride, the thread list is no longer than ThreadCount
+ * shape, GcDacVars is major version 2 with the profile's generation stride (or, for a standalone segments GC, one of its
+ * own: {@link GcMode}), the thread list is no longer than ThreadCount
  * says (a list that loops is cut by discovery, not refused), and — where the
  * runtime ships a contract descriptor and it is in the dump — its Thread and ThreadStore offsets and globals equal
  * the profile's. A failed check refuses the dump.
@@ -84,7 +85,11 @@ final class TargetValidation {
                     vars.majorVersion(), vars.minorVersion(), layout.constant("gc_dac_vars.major_version")));
         }
         long stride = layout.type("generation").size().orElseThrow();
-        if (vars.generationSize() != stride || vars.totalGenerationCount() != layout.constant("generation.count")) {
+        // a standalone segments GC (libclrgc.so) has a generation of its own size: the profile's is the runtime's own GC's
+        // (regions); the walk then takes the stride and the offsets the GC publishes (GcMode)
+        boolean segments = GcMode.of(target.memory(), layout, address) == GcMode.SEGMENTS && stride != vars.generationSize()
+                && vars.generationSize() >= 64 && vars.generationSize() <= 4096 && vars.generationSize() % 8 == 0;
+        if ((vars.generationSize() != stride && !segments) || vars.totalGenerationCount() != layout.constant("generation.count")) {
             throw refuse(String.format("GcDacVars at 0x%x says generation_size %d and %d generations (profile: %d and %d)",
                     address, vars.generationSize(), vars.totalGenerationCount(), stride, layout.constant("generation.count")));
         }

@@ -1,0 +1,82 @@
+package io.clrheap.golden.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.clrheap.cli.ClrheapCommand;
+import io.clrheap.cli.ClrheapCommand.Outcome;
+import io.clrheap.dac.TestDac;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Issue 31: the standalone GCs the classic 9.0.x packages ship beside libcoreclr.so ({@code @azure/mcp-linux-x64@0.5.13}:
+ * 9.0.7, {@code libclrgc.so} the segments GC, {@code libclrgcexp.so} a regions one), chosen with {@code DOTNET_GCName}.
+ * A real process on each, workstation and server GC, is captured, and its dump walked: the runtime's own live list
+ * agrees (golden check), the walk meets no problem, the report names the GC module and its mode, and Microsoft's 9.0.7
+ * DAC lists the same objects with the same MethodTables, sizes, generations and heaps.
+ */
+class StandaloneGcTest {
+
+    static Stream<Arguments> cases() {
+        return Stream.of(Arguments.of("libclrgc.so", "segments", false), Arguments.of("libclrgc.so", "segments", true),
+                Arguments.of("libclrgcexp.so", "regions", false), Arguments.of("libclrgcexp.so", "regions", true));
+    }
+
+    @ParameterizedTest(name = "{0} server GC {2}")
+    @MethodSource("cases")
+    void aRealProcessOnAStandaloneGcIsWalkedAsItsRuntimeAndItsDacSeeIt(String gcName, String mode, boolean serverGc, @TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("capture");
+        try (DotnetTestProcess process = DotnetTestProcess.start(RuntimeBuild.V9_0_7_CLASSIC, serverGc, Map.of("DOTNET_GCName", gcName))) {
+            Outcome capture = ClrheapCommand.run("capture", "--pid", Long.toString(process.pid()), "--out", out.toString(), "--xz-preset", "0");
+            assertThat(capture.exitCode()).as("capture: %s%s", capture.out(), capture.err()).isZero();
+        }
+        String core = out.resolve("core.xz").toString();
+        Outcome check = ClrheapCommand.run("golden", "check", out.toString());
+        assertThat(check.exitCode()).as("golden check: %s%s", check.out(), check.err()).isZero();
+        Outcome verify = ClrheapCommand.run("walk", core, "--verify");
+        assertThat(verify.exitCode()).as(verify.out()).isZero();
+        assertThat(verify.out()).contains((serverGc ? "server" : "workstation") + " GC (standalone " + gcName + ", " + mode + "), libcoreclr.so", " 0 problems");
+        assertThat(verify.err() + verify.out()).as("a standalone GC's own gc_heap layout is no profile to fix").doesNotContain("is to fix");
+        if (mode.equals("segments")) {
+            // SOS's segments layout: gen0, gen1 and gen2 in one ephemeral segment, each from its allocation_start
+            Outcome eeheap = ClrheapCommand.run("walk", core, "--eeheap");
+            List<String> rows = eeheap.out().lines().toList();
+            for (int i = 0; i + 5 < rows.size(); i++) {
+                if (rows.get(i).equals("generation 0:")) {
+                    String segment = rows.get(i + 1).strip().split("\\s+")[0];
+                    assertThat(rows.get(i + 2)).isEqualTo("generation 1:");
+                    assertThat(rows.get(i + 3).strip().split("\\s+")[0]).isEqualTo(segment);
+                    assertThat(rows.get(i + 5).strip().split("\\s+")[0]).as("gen2's first segment").isEqualTo(segment);
+                    assertThat(Long.parseLong(rows.get(i + 1).strip().split("\\s+")[1], 16)).as("gen0 begins where gen1 ends")
+                            .isEqualTo(Long.parseLong(rows.get(i + 3).strip().split("\\s+")[2], 16));
+                }
+            }
+            assertThat(rows).contains("generation 0:", "generation 1:", "generation 2:");
+        }
+        Outcome ours = ClrheapCommand.run("walk", core, "--objects", "-q");
+        Outcome dac = ClrheapCommand.run("walk", core, "--objects", "-q", "--engine", "dac", "--dac", TestDac.path(TestDac.Build.NET_9_0_7).toString());
+        assertThat(dac.exitCode()).as(dac.err()).isZero();
+        assertThat(columns(dac.out())).as("Microsoft's 9.0.7 DAC: address, MT, size, generation, heap").isEqualTo(columns(ours.out()));
+        assertThat(ours.out().lines().count()).isGreaterThan(10_000);
+    }
+
+    private static final Pattern ROW = Pattern.compile("^(0x\\S+\\t\\S+\\t\\S+\\t\\S+\\t\\S+)\\t.*$", Pattern.MULTILINE);
+
+    /** The rows' first five columns (type names may differ: the DAC names some types the trimmed dump cannot). */
+    private static List<String> columns(String listing) {
+        Matcher m = ROW.matcher(listing);
+        List<String> rows = new java.util.ArrayList<>();
+        while (m.find()) {
+            rows.add(m.group(1));
+        }
+        return rows;
+    }
+}
