@@ -89,7 +89,7 @@ public final class SosHeapWalk {
             addContext(gen0.allocContextPtr(), gen0.allocContextLimit());
             // a segments GC (allocation_start published: not 0) lists its ephemeral segment in gen2's chain and starts gen1's
             // and gen0's there too: each segment is walked once, its objects split by the generations' allocation_start, as
-            // SOS's segments layout has them (walker-semantics.md, segments mode)
+            // SOS's segments layout has them (docs/reference/walker-semantics.md, segments mode)
             Set<Long> walked = new HashSet<>();
             List<GenerationData> soh = details.generations(); // DacpGcHeapDetails' generation_table: allocation_start filled
             boolean segments = soh.size() > 1 && soh.get(0).allocationStart() != 0;

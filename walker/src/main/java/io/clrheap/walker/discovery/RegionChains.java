@@ -166,7 +166,7 @@ final class RegionChains {
     }
 
     /**
-     * The ephemeral segment of a segments GC as its generations lie in it (walker-semantics.md, segments mode): gen2
+     * The ephemeral segment of a segments GC as its generations lie in it (docs/reference/walker-semantics.md, segments mode): gen2
      * from mem to gen1's allocation_start, gen1 to gen0's, gen0 to alloc_allocated — each start a generation's first
      * object (the gap object the GC puts there). Starts out of that order are reported, and the segment is walked as one
      * range of the list it hangs from.

@@ -69,7 +69,8 @@ final class ReadSteps {
             case "GcDacVars" -> gcDacVars(field, v);
             case "gc_heap", "gc_heap::alloc_allocated", "gc_heap::ephemeral_heap_segment", "gc_heap::finalize_queue" ->
                     gcHeap(field.equals("(value)") ? r.site().structure().substring("gc_heap::".length()) : field);
-            case "generation" -> "the first heap_segment of the generation's list";
+            case "generation" -> field.equals("allocation_start") ? "where the generation's objects start in the ephemeral segment"
+                    : "the first heap_segment of the generation's list";
             case "heap_segment" -> heapSegment(field, v);
             case "gc_alloc_context" -> switch (field) {
                 case "alloc_ptr" -> v == 0 ? "0: not in use" : "the next object goes here";
@@ -91,6 +92,11 @@ final class ReadSteps {
     /** {@code [1] start_segment}: the published offset, against the profile's. */
     private String published(String type, String element, long v) {
         String name = element.substring(element.indexOf("] ") + 2);
+        if (layout.findType(type).flatMap(t -> t.findField(name)).isEmpty()) {
+            // generation.allocation_start: only a segments GC has it (a standalone libclrgc.so); the profile, the runtime's
+            // own regions GC's, does not
+            return v == -1 ? "-1: a regions GC (no allocation_start)" : FieldReader.format("+0x%x, a segments GC's (the profile has no such field)", v);
+        }
         long profile = layout.offset(type, name);
         return v == profile ? FieldReader.format("+0x%x, as the profile says [%s]", v, FieldReader.source(layout.field(type, name).provenance()))
                 : FieldReader.format("+0x%x; the profile says +0x%x: the published offset is used", v, profile);
