@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Issue 31: the standalone GCs the classic 9.0.x packages ship beside libcoreclr.so ({@code @azure/mcp-linux-x64@0.5.13}:
  * 9.0.7, {@code libclrgc.so} the segments GC, {@code libclrgcexp.so} a regions one), chosen with {@code DOTNET_GCName}.
- * A real process on each, workstation and server GC, is captured, and its dump walked: the runtime's own live list
+ * A real process on each, workstation and server GC, is walked running ({@code walk --pid}), then captured, and its dump walked: the runtime's own live list
  * agrees (golden check), the walk meets no problem, the report names the GC module and its mode, and Microsoft's 9.0.7
  * DAC lists the same objects with the same MethodTables, sizes, generations and heaps.
  */
@@ -35,6 +35,11 @@ class StandaloneGcTest {
     void aRealProcessOnAStandaloneGcIsWalkedAsItsRuntimeAndItsDacSeeIt(String gcName, String mode, boolean serverGc, @TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("capture");
         try (DotnetTestProcess process = DotnetTestProcess.start(RuntimeBuild.V9_0_7_CLASSIC, serverGc, Map.of("DOTNET_GCName", gcName))) {
+            // the running process first, read through process_vm_readv (walk --pid): its GC named, no problem
+            Outcome live = ClrheapCommand.run("walk", "--pid", Long.toString(process.pid()), "--verify");
+            assertThat(live.exitCode()).as("walk --pid: %s%s", live.out(), live.err()).isZero();
+            assertThat(live.out()).contains(" 0 problems");
+            assertThat(live.err()).contains("GC (standalone " + gcName + ", " + mode + ")");
             Outcome capture = ClrheapCommand.run("capture", "--pid", Long.toString(process.pid()), "--out", out.toString(), "--xz-preset", "0");
             assertThat(capture.exitCode()).as("capture: %s%s", capture.out(), capture.err()).isZero();
         }
