@@ -131,7 +131,7 @@ final class DacWalk {
                 printer.end();
             }
             case EEHEAP -> {
-                SosEeHeap r = SosEeHeap.of(heap.asDiscoveredHeap(), target.gc() == GcFlavor.SERVER);
+                SosEeHeap r = SosEeHeap.of(heap.asDiscoveredHeap(), target.gc() == GcFlavor.SERVER, h -> heap.generationStarts(h.index()));
                 if (json) {
                     ObjectNode root = r.json();
                     root.set("runtime", RuntimeJson.of(target));

@@ -91,6 +91,9 @@ public final class DacHeap implements DacWalkListener {
         heaps.put(index, new Heap(index, details, generations, new ArrayList<>()));
     }
 
+    /** The heaps whose ephemeral segment a segments GC shares among gen0, gen1 and gen2 (split at their starts). */
+    private final java.util.Set<Integer> segmentsHeaps = new java.util.HashSet<>();
+
     @Override
     public void segment(int heap, int generation, HeapSegmentData s) {
         Heap h = heaps.get(heap);
@@ -114,10 +117,30 @@ public final class DacHeap implements DacWalkListener {
                 }
                 add(h, new Region(heap, SegmentKind.GEN1, s.segmentAddress(), gen1, gen0, s.allocated(), s.committed(), s.reserved(), s.flags(), false));
                 add(h, new Region(heap, SegmentKind.GEN0, s.segmentAddress(), gen0, end, s.allocated(), s.committed(), s.reserved(), s.flags(), true));
+                segmentsHeaps.add(heap);
                 return;
             }
         }
         add(h, r);
+    }
+
+    /**
+     * A segments GC's generation starts of heap {@code index} as the DAC reports them (GetGCHeapDetails' generation
+     * table, the LOH's and POH's from the generation table call) and generation 0's allocation context; null under
+     * regions (no ephemeral segment was split at them).
+     */
+    public io.clrheap.walker.sos.SosEeHeap.GenerationStarts generationStarts(int index) {
+        Heap h = heaps.get(index);
+        if (h == null || !segmentsHeaps.contains(index)) {
+            return null;
+        }
+        long[] starts = new long[5];
+        for (int g = 0; g < 5; g++) {
+            List<GenerationData> from = g < h.details().generations().size() ? h.details().generations() : h.generations();
+            starts[g] = g < from.size() ? from.get(g).allocationStart() : 0;
+        }
+        GenerationData gen0 = h.details().generations().getFirst();
+        return new io.clrheap.walker.sos.SosEeHeap.GenerationStarts(starts, gen0.allocContextPtr(), gen0.allocContextLimit());
     }
 
     private void add(Heap h, Region r) {

@@ -285,7 +285,25 @@ public final class DumpSession implements AutoCloseable {
 
     /** SOS's {@code eeheap -gc} of the discovered heap (docs/reports.md): every region with its bounds, and the totals. */
     public SosEeHeap eeHeap() {
-        return SosEeHeap.of(heap(), target.gc() == GcFlavor.SERVER);
+        long vars = target.globalPointer("g_gcDacGlobals");
+        if (io.clrheap.walker.runtime.GcMode.of(target.memory(), target.layout(), vars) == io.clrheap.walker.runtime.GcMode.REGIONS) {
+            return SosEeHeap.of(heap(), target.gc() == GcFlavor.SERVER);
+        }
+        // a segments GC: each generation's allocation_start and generation 0's allocation context, at the offsets and
+        // stride the GC publishes (GcDacVars.generation_size, generation_field_offsets[0] and [2])
+        io.clrheap.memory.Memory m = target.memory();
+        long stride = m.readLong(vars + target.layout().offset("GcDacVars", "generation_size"));
+        long offsets = m.readPointer(vars + target.layout().offset("GcDacVars", "generation_field_offsets"));
+        long context = m.readInt(offsets);
+        long start = m.readInt(offsets + 8);
+        return SosEeHeap.of(heap(), target.gc() == GcFlavor.SERVER, h -> {
+            long[] starts = new long[5];
+            for (int g = 0; g < 5; g++) {
+                starts[g] = m.readPointer(h.generationTable() + g * stride + start);
+            }
+            long table = h.generationTable() + context;
+            return new SosEeHeap.GenerationStarts(starts, m.readPointer(table), m.readPointer(table + 8));
+        });
     }
 
     /**

@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * SOS's {@code eeheap -gc} as it prints a regions heap (docs/reports.md): the one text both {@code walk --eeheap} and the
- * answer key's {@code eeheap.txt} are, built from what each of them knows of the heap.
+ * SOS's {@code eeheap -gc} as it prints a regions heap (docs/reports.md), and a segments one (a standalone libclrgc.so:
+ * the generations' starts, then one row per segment): the one text both {@code walk --eeheap} and the answer key's
+ * {@code eeheap.txt} are, built from what each of them knows of the heap.
  *
  * <p>The rules are SOS's and ClrMD's (dotnet/diagnostics src/Microsoft.Diagnostics.ExtensionCommands/EEHeapCommand.cs,
  * PrintGCHeap; microsoft/clrmd ClrHeapHelpers.CreateSegment):
@@ -52,13 +53,35 @@ public final class SosEeHeap {
         }
     }
 
-    /** One GC heap: its number, its {@code gc_heap} (0 under workstation GC), its segments in any order. */
-    public record Heap(int index, long gcHeap, List<Segment> segments) {
+    /**
+     * One GC heap: its number, its {@code gc_heap} (0 under workstation GC), its segments in any order, and, for a
+     * segments GC, its generations' starts (null under regions).
+     */
+    public record Heap(int index, long gcHeap, List<Segment> segments, GenerationStarts starts) {
+
+        /** A regions heap. */
+        public Heap(int index, long gcHeap, List<Segment> segments) {
+            this(index, gcHeap, segments, null);
+        }
 
         /** The record's components, the {@code gc_heap} in hex. */
         @Override
         public String toString() {
             return String.format("Heap[index=%d, gcHeap=0x%x, segments=%s]", index, gcHeap, segments);
+        }
+    }
+
+    /**
+     * A segments GC's generation starts (each generation's {@code allocation_start}: gen0, gen1, gen2, LOH, POH) and its
+     * ephemeral segment's allocation context (generation 0's, {@code [start, end)}; both 0 when none), which SOS prints
+     * before the segments.
+     */
+    public record GenerationStarts(long[] allocationStarts, long contextStart, long contextEnd) {
+
+        @Override
+        public String toString() {
+            return String.format("GenerationStarts[%s, context 0x%x..0x%x]", java.util.Arrays.stream(allocationStarts)
+                    .mapToObj(a -> String.format("0x%x", a)).toList(), contextStart, contextEnd);
         }
     }
 
@@ -70,17 +93,43 @@ public final class SosEeHeap {
         this.heaps = List.copyOf(heaps);
     }
 
-    /** The report of a discovered heap: every region of every heap, as discovery found it. */
+    /** The report of a discovered regions heap: every region of every heap, as discovery found it. */
     public static SosEeHeap of(DiscoveredHeap discovered, boolean server) {
+        return of(discovered, server, h -> null);
+    }
+
+    /**
+     * The report of a discovered heap; {@code segmentsStarts} gives a segments GC's generation starts for a heap (null
+     * under regions). A segments GC's ephemeral segment, which discovery splits at the generation starts, is one row
+     * again, as SOS lists segments (its committed memory counted once).
+     */
+    public static SosEeHeap of(DiscoveredHeap discovered, boolean server, java.util.function.Function<SubHeap, GenerationStarts> segmentsStarts) {
         List<Heap> heaps = new ArrayList<>();
         for (SubHeap h : discovered.heaps()) {
+            java.util.Map<Long, Segment> soh = new java.util.LinkedHashMap<>();
             List<Segment> segments = new ArrayList<>();
+            GenerationStarts starts = segmentsStarts.apply(h);
             for (Region r : h.regions()) {
-                segments.add(new Segment(r.descriptor(), r.kind(), r.mem(), r.end(), r.committed()));
+                Segment s = new Segment(r.descriptor(), r.kind(), r.mem(), r.end(), r.committed());
+                if (starts != null && r.kind().smallObjectHeap()) {
+                    soh.merge(r.descriptor(), new Segment(r.descriptor(), SegmentKind.GEN2, r.mem(), r.end(), r.committed()),
+                            (a, b) -> new Segment(a.address(), SegmentKind.GEN2, min(a.begin(), b.begin()), max(a.allocated(), b.allocated()), a.committed()));
+                } else {
+                    segments.add(s);
+                }
             }
-            heaps.add(new Heap(h.index(), h.gcHeap(), segments));
+            segments.addAll(soh.values());
+            heaps.add(new Heap(h.index(), h.gcHeap(), segments, starts));
         }
         return new SosEeHeap(server, heaps);
+    }
+
+    private static long min(long a, long b) {
+        return Long.compareUnsigned(a, b) <= 0 ? a : b;
+    }
+
+    private static long max(long a, long b) {
+        return Long.compareUnsigned(a, b) >= 0 ? a : b;
     }
 
     public long allocatedTotal() {
@@ -113,9 +162,22 @@ public final class SosEeHeap {
             if (server) {
                 out.append(String.format(Locale.ROOT, "Heap %d (%016x)\n", h.index(), h.gcHeap()));
             }
+            GenerationStarts starts = h.starts();
+            if (starts != null) {
+                // segments: the generations' starts, then one table of segments (EEHeapCommand.PrintGCHeap, !HasRegions)
+                for (int g = 0; g <= 2; g++) {
+                    out.append(String.format(Locale.ROOT, "generation %d starts at %x\n", g, starts.allocationStarts()[g]));
+                }
+                out.append("ephemeral segment allocation context: ").append(starts.contextEnd() != starts.contextStart()
+                        // SOS prints the end in decimal after 0x: reproduced (docs/reference/walker-semantics.md 6.4)
+                        ? String.format(Locale.ROOT, "(0x%x, 0x%s)", starts.contextStart(), Long.toUnsignedString(starts.contextEnd())) : "none").append('\n');
+            }
             out.append("Small object heap\n");
             header(out, sizeWidth);
-            for (int generation = 0; generation <= 2; generation++) {
+            if (starts != null) {
+                sorted(h, SegmentKind.GEN2).forEach(s -> row(out, s, sizeWidth));
+            }
+            for (int generation = 0; generation <= 2 && starts == null; generation++) {
                 List<Segment> group = sorted(h, SegmentKind.ofGeneration(generation));
                 if (!group.isEmpty()) {
                     out.append("generation ").append(generation).append(":\n");
@@ -128,12 +190,12 @@ public final class SosEeHeap {
                 header(out, sizeWidth);
                 frozen.forEach(s -> row(out, s, sizeWidth));
             }
-            out.append("Large object heap\n");
+            out.append(starts == null ? "Large object heap\n" : String.format(Locale.ROOT, "Large object heap starts at %x\n", starts.allocationStarts()[3]));
             header(out, sizeWidth);
             sorted(h, SegmentKind.LOH).forEach(s -> row(out, s, sizeWidth));
             List<Segment> pinned = sorted(h, SegmentKind.POH);
             if (!pinned.isEmpty()) {
-                out.append("Pinned object heap\n");
+                out.append(starts == null ? "Pinned object heap\n" : String.format(Locale.ROOT, "Pinned object heap starts at %x\n", starts.allocationStarts()[4]));
                 header(out, sizeWidth);
                 pinned.forEach(s -> row(out, s, sizeWidth));
             }
