@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * README, "Using clrheap as a library": a Maven project outside the clone uses this build's walker as the README says
+ * docs/library.md, "Using clrheap as a library": a Maven project outside the clone uses this build's walker as the README says
  * — the walker and its parent and layout-model installed into a local repository of its own (here a throwaway one,
  * with {@code install:install-file} of the jars the reactor just packaged), a pom with the one dependency the README
- * gives, Java compiled for release 22 — and reads a real dump with it. The throwaway repository takes the third-party
- * artifacts from this build's own local repository (a file repository, so no network is needed where they are there).
+ * gives, Java compiled for release 22 — and reads a real dump with it. The throwaway repository links in the
+ * third-party artifacts of this build's own local repository: no repository is named, nothing is downloaded.
  */
 class LibraryConsumerTest {
 
@@ -65,17 +65,16 @@ class LibraryConsumerTest {
         Path mvn = MAVEN.require();
         Path walkerJar = packagedJar("walker");
         Path layoutJar = packagedJar("layout-model");
-        Path repository = dir.resolve("repository");
-        Path settings = seededSettings(dir);
+        Path repository = throwawayRepository(dir);
 
         Path root = Path.of("..").toAbsolutePath().normalize();
-        install(mvn, dir, settings, repository, root.resolve("pom.xml"), root.resolve("pom.xml"));
-        install(mvn, dir, settings, repository, layoutJar, root.resolve("layout-model/pom.xml"));
-        install(mvn, dir, settings, repository, walkerJar, root.resolve("walker/pom.xml"));
+        install(mvn, dir, repository, root.resolve("pom.xml"), root.resolve("pom.xml"));
+        install(mvn, dir, repository, layoutJar, root.resolve("layout-model/pom.xml"));
+        install(mvn, dir, repository, walkerJar, root.resolve("walker/pom.xml"));
 
         Path project = consumerProject(dir.resolve("consumer"));
         Path classpathFile = project.resolve("classpath.txt");
-        maven(mvn, project, settings, repository, "compile", "org.apache.maven.plugins:maven-dependency-plugin:3.9.0:build-classpath",
+        maven(mvn, project, repository, "compile", "org.apache.maven.plugins:maven-dependency-plugin:3.9.0:build-classpath",
                 "-Dmdep.outputFile=" + classpathFile);
         String classpath = project.resolve("target/classes") + File.pathSeparator + Files.readString(classpathFile).strip();
         assertThat(classpath).as("the walker comes from the throwaway repository, with its dependencies")
@@ -103,27 +102,34 @@ class LibraryConsumerTest {
         return jar;
     }
 
-    /** Settings whose only extra repository is this build's local repository, as a file repository (plugins too). */
-    private static Path seededSettings(Path dir) throws IOException {
+    /**
+     * A local repository of its own for the consumer: every group of this build's local repository linked in (the
+     * third-party artifacts and plugins the build already has, so nothing is downloaded and no repository is named),
+     * but {@code io/clrheap}, where the test installs the jars it checks.
+     */
+    private static Path throwawayRepository(Path dir) throws IOException {
         Path local = Path.of(System.getProperty("clrheap.localRepository", System.getProperty("user.home") + "/.m2/repository"));
-        String url = local.toUri().toString();
-        String xml = """
-                <settings>
-                  <profiles>
-                    <profile>
-                      <id>seed</id>
-                      <repositories><repository><id>seed</id><url>%1$s</url></repository></repositories>
-                      <pluginRepositories><pluginRepository><id>seed</id><url>%1$s</url></pluginRepository></pluginRepositories>
-                    </profile>
-                  </profiles>
-                  <activeProfiles><activeProfile>seed</activeProfile></activeProfiles>
-                </settings>
-                """.formatted(url);
-        return Files.writeString(dir.resolve("settings.xml"), xml);
+        Path repository = Files.createDirectories(dir.resolve("repository"));
+        linkAllBut(local, repository, "io");
+        linkAllBut(local.resolve("io"), Files.createDirectories(repository.resolve("io")), "clrheap");
+        return repository;
     }
 
-    private static void install(Path mvn, Path dir, Path settings, Path repository, Path file, Path pom) throws Exception {
-        maven(mvn, dir, settings, repository, "org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file", "-Dfile=" + file, "-DpomFile=" + pom);
+    private static void linkAllBut(Path from, Path to, String except) throws IOException {
+        if (!Files.isDirectory(from)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> entries = Files.list(from)) {
+            for (Path e : (Iterable<Path>) entries::iterator) {
+                if (!e.getFileName().toString().equals(except)) {
+                    Files.createSymbolicLink(to.resolve(e.getFileName().toString()), e);
+                }
+            }
+        }
+    }
+
+    private static void install(Path mvn, Path dir, Path repository, Path file, Path pom) throws Exception {
+        maven(mvn, dir, repository, "org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file", "-Dfile=" + file, "-DpomFile=" + pom);
     }
 
     /** The README's consumer: a pom with the one dependency it gives, for release 22, and a class that counts a dump's objects. */
@@ -174,8 +180,8 @@ class LibraryConsumerTest {
         return project;
     }
 
-    private static void maven(Path mvn, Path workDir, Path settings, Path repository, String... goals) throws Exception {
-        List<String> command = new ArrayList<>(List.of(mvn.toString(), "-B", "-q", "-s", settings.toString(), "-Dmaven.repo.local=" + repository));
+    private static void maven(Path mvn, Path workDir, Path repository, String... goals) throws Exception {
+        List<String> command = new ArrayList<>(List.of(mvn.toString(), "-B", "-q", "-Dmaven.repo.local=" + repository));
         command.addAll(List.of(goals));
         run(command, workDir);
     }
