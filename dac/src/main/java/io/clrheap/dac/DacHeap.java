@@ -109,14 +109,9 @@ public final class DacHeap implements DacWalkListener {
         if (ephemeral && kind == SegmentKind.GEN2 && soh.size() > 1 && soh.get(0).allocationStart() != 0) {
             // a segments GC (the DAC reports allocation_start): gen2, gen1 and gen0 share the ephemeral segment, split at
             // each generation's allocation_start, as SOS's eeheap -gc and the walker have them
-            long gen1 = soh.get(1).allocationStart();
-            long gen0 = soh.get(0).allocationStart();
-            if (Long.compareUnsigned(s.mem(), gen1) <= 0 && Long.compareUnsigned(gen1, gen0) <= 0 && Long.compareUnsigned(gen0, end) <= 0) {
-                if (gen1 != s.mem()) {
-                    add(h, new Region(heap, SegmentKind.GEN2, s.segmentAddress(), s.mem(), gen1, s.allocated(), s.committed(), s.reserved(), s.flags(), false));
-                }
-                add(h, new Region(heap, SegmentKind.GEN1, s.segmentAddress(), gen1, gen0, s.allocated(), s.committed(), s.reserved(), s.flags(), false));
-                add(h, new Region(heap, SegmentKind.GEN0, s.segmentAddress(), gen0, end, s.allocated(), s.committed(), s.reserved(), s.flags(), true));
+            java.util.Optional<List<Region>> pieces = r.splitAtGenerations(soh.get(1).allocationStart(), soh.get(0).allocationStart());
+            if (pieces.isPresent()) {
+                pieces.get().forEach(p -> add(h, p));
                 segmentsHeaps.add(heap);
                 return;
             }

@@ -36,11 +36,7 @@ public final class SosHeapWalk {
     static final int FLUSH_EVERY = 4096;
     private long sinceFlush;
 
-    /**
-     * @param gen1Start a segments GC's ephemeral segment: where gen1 starts (generation 1's allocation_start); 0 otherwise
-     * @param gen0Start likewise gen0
-     */
-    private record Chain(int heap, int generation, HeapSegmentData segment, long end, long gen1Start, long gen0Start) {
+    private record Chain(int heap, int generation, HeapSegmentData segment, long end) {
     }
 
     private final SosDac sos;
@@ -87,15 +83,11 @@ public final class SosHeapWalk {
             listener.heap(i, details, table);
             GenerationData gen0 = details.generations().getFirst();
             addContext(gen0.allocContextPtr(), gen0.allocContextLimit());
-            // a segments GC (allocation_start published: not 0) lists its ephemeral segment in gen2's chain and starts gen1's
-            // and gen0's there too: each segment is walked once, its objects split by the generations' allocation_start, as
-            // SOS's segments layout has them (docs/reference/walker-semantics.md, segments mode)
+            // a segments GC lists its ephemeral segment in gen2's chain and starts gen1's and gen0's there too: each
+            // segment is walked once (the host splits the ephemeral one by generation, DacHeap)
             Set<Long> walked = new HashSet<>();
-            List<GenerationData> soh = details.generations(); // DacpGcHeapDetails' generation_table: allocation_start filled
-            boolean segments = soh.size() > 1 && soh.get(0).allocationStart() != 0;
             for (int g : listOrder(table.size())) {
-                chain(i, g, table.get(g).startSegment(), details, regions, walked,
-                        segments ? soh.get(1).allocationStart() : 0, segments ? soh.get(0).allocationStart() : 0);
+                chain(i, g, table.get(g).startSegment(), details, regions, walked);
             }
         }
         for (Chain r : regions) {
@@ -152,8 +144,7 @@ public final class SosHeapWalk {
         }
     }
 
-    private void chain(int heap, int generation, long first, GcHeapDetails details, List<Chain> regions, Set<Long> walked, long gen1Start,
-                       long gen0Start) {
+    private void chain(int heap, int generation, long first, GcHeapDetails details, List<Chain> regions, Set<Long> walked) {
         Set<Long> seen = new HashSet<>();
         for (long seg = first; seg != 0; ) {
             if (walked.contains(seg)) {
@@ -175,8 +166,7 @@ public final class SosHeapWalk {
             long end = s.highAllocMark() != 0 ? s.highAllocMark()
                     : s.segmentAddress() == details.ephemeralHeapSegment() ? details.allocAllocated() : s.allocated();
             walked.add(seg);
-            boolean ephemeral = s.segmentAddress() == details.ephemeralHeapSegment();
-            regions.add(new Chain(heap, generation, s, end, ephemeral ? gen1Start : 0, ephemeral ? gen0Start : 0));
+            regions.add(new Chain(heap, generation, s, end));
             seg = s.next();
         }
     }
@@ -212,9 +202,7 @@ public final class SosHeapWalk {
                     listener.methodTable(o.methodTable(), mt);
                 }
             }
-            int generation = r.gen0Start() == 0 ? r.generation()
-                    : Long.compareUnsigned(object, r.gen0Start()) >= 0 ? 0 : Long.compareUnsigned(object, r.gen1Start()) >= 0 ? 1 : 2;
-            listener.object(object, o.methodTable(), o.size(), r.heap(), generation);
+            listener.object(object, o.methodTable(), o.size(), r.heap(), r.generation());
             if (o.size() <= 0) {
                 listener.callFailed(String.format("GetObjectData (size %d: the walk cannot step over it)", o.size()), object, 0x80004005);
                 return;

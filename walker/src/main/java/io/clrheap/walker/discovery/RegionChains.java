@@ -172,28 +172,12 @@ final class RegionChains {
      * range of the list it hangs from.
      */
     private List<Region> ephemeralSegment(HeapRoots heap, Region segment, long[] starts) {
-        long gen1 = starts[1];
-        long gen0 = starts[0];
-        boolean ordered = Long.compareUnsigned(segment.mem(), gen1) <= 0 && Long.compareUnsigned(gen1, gen0) <= 0
-                && Long.compareUnsigned(gen0, segment.end()) <= 0;
-        if (!ordered) {
+        return segment.splitAtGenerations(starts[1], starts[0]).orElseGet(() -> {
             chase.problem(ProblemKind.BAD_REGION_BOUNDS, segment.descriptor(), segment.toString(), String.format(
                     "gen1 starts at 0x%x and gen0 at 0x%x, not in order inside [0x%x, 0x%x): the ephemeral segment is walked as one range",
-                    gen1, gen0, segment.mem(), segment.end()), allocationStart.at(heap.generationTable()));
+                    starts[1], starts[0], segment.mem(), segment.end()), allocationStart.at(heap.generationTable()));
             return List.of(segment);
-        }
-        List<Region> pieces = new ArrayList<>(3);
-        if (gen1 != segment.mem()) {
-            pieces.add(piece(segment, SegmentKind.GEN2, segment.mem(), gen1, false));
-        }
-        pieces.add(piece(segment, SegmentKind.GEN1, gen1, gen0, false));
-        pieces.add(piece(segment, SegmentKind.GEN0, gen0, segment.end(), true));
-        return pieces;
-    }
-
-    private static Region piece(Region segment, SegmentKind kind, long from, long to, boolean ephemeral) {
-        return new Region(segment.heap(), kind, segment.descriptor(), from, to, segment.allocated(), segment.committed(), segment.reserved(),
-                segment.flags(), ephemeral);
+        });
     }
 
     /** The descriptors of every region listed so far (by every heap). */
