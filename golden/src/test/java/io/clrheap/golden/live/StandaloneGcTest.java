@@ -25,16 +25,28 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class StandaloneGcTest {
 
+    /**
+     * Every classic 9.0.x package ships both GCs: 9.0.7 is run on each, workstation and server; 9.0.1 and 9.0.5 on the
+     * segments GC, whose layout (generation stride, gc_heap offsets) is the one to differ from the built-in GC's.
+     */
     static Stream<Arguments> cases() {
-        return Stream.of(Arguments.of("libclrgc.so", "segments", false), Arguments.of("libclrgc.so", "segments", true),
-                Arguments.of("libclrgcexp.so", "regions", false), Arguments.of("libclrgcexp.so", "regions", true));
+        return Stream.of(
+                Arguments.of(RuntimeBuild.V9_0_7_CLASSIC, TestDac.Build.NET_9_0_7, "libclrgc.so", "segments", false),
+                Arguments.of(RuntimeBuild.V9_0_7_CLASSIC, TestDac.Build.NET_9_0_7, "libclrgc.so", "segments", true),
+                Arguments.of(RuntimeBuild.V9_0_7_CLASSIC, TestDac.Build.NET_9_0_7, "libclrgcexp.so", "regions", false),
+                Arguments.of(RuntimeBuild.V9_0_7_CLASSIC, TestDac.Build.NET_9_0_7, "libclrgcexp.so", "regions", true),
+                Arguments.of(RuntimeBuild.V9_0_1, TestDac.Build.NET_9_0_1, "libclrgc.so", "segments", false),
+                Arguments.of(RuntimeBuild.V9_0_1, TestDac.Build.NET_9_0_1, "libclrgc.so", "segments", true),
+                Arguments.of(RuntimeBuild.V9_0_5, TestDac.Build.NET_9_0_5, "libclrgc.so", "segments", false),
+                Arguments.of(RuntimeBuild.V9_0_5, TestDac.Build.NET_9_0_5, "libclrgc.so", "segments", true));
     }
 
-    @ParameterizedTest(name = "{0} server GC {2}")
+    @ParameterizedTest(name = "{0} {2} server GC {4}")
     @MethodSource("cases")
-    void aRealProcessOnAStandaloneGcIsWalkedAsItsRuntimeAndItsDacSeeIt(String gcName, String mode, boolean serverGc, @TempDir Path tmp) throws Exception {
+    void aRealProcessOnAStandaloneGcIsWalkedAsItsRuntimeAndItsDacSeeIt(RuntimeBuild build, TestDac.Build dacBuild, String gcName, String mode,
+            boolean serverGc, @TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("capture");
-        try (DotnetTestProcess process = DotnetTestProcess.start(RuntimeBuild.V9_0_7_CLASSIC, serverGc, Map.of("DOTNET_GCName", gcName))) {
+        try (DotnetTestProcess process = DotnetTestProcess.start(build, serverGc, Map.of("DOTNET_GCName", gcName))) {
             // the running process first, read through process_vm_readv (walk --pid): its GC named, no problem
             Outcome live = ClrheapCommand.run("walk", "--pid", Long.toString(process.pid()), "--verify");
             assertThat(live.exitCode()).as("walk --pid: %s%s", live.out(), live.err()).isZero();
@@ -52,7 +64,7 @@ class StandaloneGcTest {
         assertThat(verify.err()).as("the description names the GC module").contains((serverGc ? "server" : "workstation") + " GC (standalone " + gcName + ", "
                 + mode + "), libcoreclr.so");
         assertThat(verify.err() + verify.out()).as("a standalone GC's own gc_heap layout is no profile to fix").doesNotContain("is to fix");
-        Path dac = TestDac.path(TestDac.Build.NET_9_0_7);
+        Path dac = TestDac.path(dacBuild);
         Outcome eeheap = ClrheapCommand.run("walk", core, "--eeheap");
         if (mode.equals("segments")) {
             // SOS's segments layout: the generations' starts, then one row per segment, the ephemeral one included once
@@ -64,11 +76,11 @@ class StandaloneGcTest {
             assertThat(eeheap.out()).contains("generation 0:").doesNotContain("starts at");
         }
         Outcome dacEeheap = ClrheapCommand.run("walk", core, "--eeheap", "--engine", "dac", "--dac", dac.toString());
-        assertThat(dacEeheap.out()).as("eeheap -gc as Microsoft's 9.0.7 DAC reports the heap").isEqualTo(eeheap.out());
+        assertThat(dacEeheap.out()).as("eeheap -gc as Microsoft's %s DAC reports the heap", dacBuild).isEqualTo(eeheap.out());
         Outcome ours = ClrheapCommand.run("walk", core, "--objects", "-q");
         Outcome theirs = ClrheapCommand.run("walk", core, "--objects", "-q", "--engine", "dac", "--dac", dac.toString());
         assertThat(theirs.exitCode()).as(theirs.err()).isZero();
-        assertThat(columns(theirs.out())).as("Microsoft's 9.0.7 DAC: address, MT, size, generation, heap").isEqualTo(columns(ours.out()));
+        assertThat(columns(theirs.out())).as("Microsoft's %s DAC: address, MT, size, generation, heap", dacBuild).isEqualTo(columns(ours.out()));
         assertThat(ours.out().lines().count()).isGreaterThan(10_000);
     }
 
