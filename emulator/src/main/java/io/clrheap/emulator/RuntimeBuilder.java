@@ -121,6 +121,14 @@ public final class RuntimeBuilder {
         if (progress != null) {
             process.truth().progress(progress);
         }
+        if (process.segments() != null) {
+            List<String> regionsOnly = REGIONS_ONLY.stream().filter(scenario::has)
+                    .map(f -> f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList();
+            if (!regionsOnly.isEmpty()) {
+                throw new IllegalArgumentException("scenario " + scenario.name() + ": " + String.join(", ", regionsOnly)
+                        + " place contexts in regions; a segments GC (gc mode segments) has none");
+            }
+        }
         // the module first: everything else writes into its variables
         RuntimeGlobals globals = new RuntimeGlobals(process);
         TypeSystem types = new TypeSystem(process, scenario.types(), globals.variable("Module__vtAddr"));
@@ -152,6 +160,8 @@ public final class RuntimeBuilder {
         ModuleImage image = globals.image();
         // the runtime module's mappings first (a dump's readers take the first as the runtime's), then the assemblies'
         List<ModuleMapping> mappings = new java.util.ArrayList<>(image.fileMappings());
+        // a standalone GC's module next (segments mode), the file its statics lie past, as in the real dumps
+        globals.gcImage().ifPresent(gcImage -> mappings.addAll(gcImage.fileMappings()));
         mappings.addAll(assemblyMappings);
         EmulatedModule module = new EmulatedModule(image.platform(), image.path(), image.base(), image.end() - image.base(),
                 image.timeDateStamp(), RuntimeGlobals.fileVersion(layout.primaryBuild()));
@@ -160,6 +170,10 @@ public final class RuntimeBuilder {
         return new EmulatedRuntime(scenario, layout, memory, List.copyOf(mappings), process.truth(),
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc, types.fields());
     }
+
+    /** Edge cases that place allocation contexts in regions: refused under a segments GC. */
+    private static final java.util.Set<Feature> REGIONS_ONLY = java.util.EnumSet.of(Feature.CONTEXT_IN_OLDER_REGION,
+            Feature.CONTEXT_AT_REGION_END, Feature.CONTEXT_AT_REGION_START);
 
     /** Weak handles to objects that stay dead with every root counted, stacks included: {@link Feature#WEAK_ONLY_OBJECTS}. */
     private static void addWeakOnly(Process process, HandleTableBuilder handles) {

@@ -27,7 +27,7 @@ import io.clrheap.emulator.scenario.Step;
  */
 public final class ScenarioJson {
 
-    private static final Set<String> KEYS = Set.of("name", "description", "runtime", "gc", "heaps", "threads", "objects",
+    private static final Set<String> KEYS = Set.of("name", "description", "runtime", "gc", "gcMode", "heaps", "threads", "objects",
             "garbage", "handlesPerKind", "features", "types", "program", "seed");
     private static final Set<String> OBJECT_KEYS = Set.of("gen2", "gen1", "gen0", "loh", "poh", "frozenStrings");
     private static final Set<String> TYPE_KEYS = Set.of("name", "shape", "baseSize", "componentSize", "pointerFields", "rank",
@@ -47,6 +47,9 @@ public final class ScenarioJson {
         root.put("description", s.description());
         root.put("runtime", s.runtimeName());
         root.put("gc", s.gc().id());
+        if (s.gcMode() != io.clrheap.emulator.scenario.GcMode.REGIONS) {
+            root.put("gcMode", s.gcMode().spelling());
+        }
         root.put("heaps", s.heaps());
         root.put("threads", s.threads());
         ObjectNode objects = root.putObject("objects");
@@ -137,6 +140,7 @@ public final class ScenarioJson {
                     .description(root.has("description") ? text(root, "description", source, "") : "")
                     .runtime(io.clrheap.layout.profile.RuntimeChoice.parse(text(root, "runtime", source, ""), io.clrheap.layout.profile.ProfileLoader.builtIn()))
                     .gc(GcFlavor.parse(text(root, "gc", source, "")))
+                    .gcMode(root.has("gcMode") ? io.clrheap.emulator.scenario.GcMode.parse(text(root, "gcMode", source, "")) : io.clrheap.emulator.scenario.GcMode.REGIONS)
                     .heaps(integer(root, "heaps", source, ""))
                     .threads(integer(root, "threads", source, ""))
                     .garbage(number(root, "garbage", source, ""))

@@ -39,7 +39,9 @@ final class Collector {
                             sweep(r, replaced);
                         }
                     }
-                    releaseEmpty(list);
+                    if (heaps.segmented() == null) {
+                        releaseEmpty(list);
+                    }
                 }
             }
             for (int g = Math.min(condemned, 1); g >= 0; g--) {
@@ -51,10 +53,12 @@ final class Collector {
                     }
                 }
                 heap.generations.get(g + 1).addAll(promoted);
-                releaseEmpty(heap.generations.get(g + 1));
+                if (heaps.segmented() == null) {
+                    releaseEmpty(heap.generations.get(g + 1));
+                }
                 promoted.clear();
             }
-            heaps.newRegion(heap, 0, 0);
+            heaps.startGen0AfterCollection(heap);
         }
         truth.removeRuns(replaced);
     }
@@ -96,6 +100,12 @@ final class Collector {
             GroundTruth.RunCursor c = truth.cursor(r);
             while (c.next()) {
                 GroundTruth.Kind kind = truth.type(c.type).kind();
+                if (region.startObject && c.address == region.mem) {
+                    // a segments GC's generation start object stays where allocation_start points
+                    heaps.writeFree(run, c.size, GroundTruth.Kind.FREE);
+                    cursor = c.address + heaps.step(c.size);
+                    continue;
+                }
                 if (kind == GroundTruth.Kind.OBJECT && !c.dies) {
                     long freeEnd = padding != -1 ? padding : c.address;
                     if (freeStart != -1 && freeStart < freeEnd) {

@@ -25,6 +25,8 @@ public final class GcStructureWriter {
     private final long staticGenerationTable;
     private final RuntimeLayout layout;
     private final List<Heap> heaps;
+    /** The standalone segments GC's layout, or null for the runtime's own regions GC. */
+    private final io.clrheap.layout.SegmentsGcLayout segments;
 
     /**
      * @param gcHeapVtable          the IGCHeap vtable in the runtime module
@@ -36,6 +38,16 @@ public final class GcStructureWriter {
         this.staticGenerationTable = staticGenerationTable;
         this.layout = process.layout();
         this.heaps = heaps;
+        this.segments = process.segments();
+    }
+
+    /** gc_heap's offset of {@code field}: as the standalone GC publishes it, or the profile's. */
+    private long gcHeapOffset(String field) {
+        if (segments == null) {
+            return layout.offset("gc_heap", field);
+        }
+        int index = layout.dacFieldOrder().get("gc_heap").indexOf(field);
+        return segments.gcHeapFieldOffsets().get(index);
     }
 
     /** Writes descriptors, generation tables and the per-heap objects; returns the server heap array (0 under workstation GC). */
@@ -43,13 +55,16 @@ public final class GcStructureWriter {
         var memory = process.memory();
         writeCardTableInfo();
         boolean server = process.server();
-        long stride = layout.type("generation").size().orElseThrow();
+        long stride = segments != null ? segments.generationSize() : layout.type("generation").size().orElseThrow();
         long heapArray = server ? process.nativeHeap().allocate(8L * heaps.size(), 16) : 0;
         for (Heap heap : heaps) {
             if (server) {
-                heap.gcHeap = process.allocateNative("gc_heap", 0x40);
+                // a standalone GC's gc_heap is its own: as long as the furthest field it publishes
+                heap.gcHeap = segments != null
+                        ? process.nativeHeap().allocate(segments.gcHeapFieldOffsets().stream().mapToLong(o -> o + 8L).max().orElseThrow(), 16)
+                        : process.allocateNative("gc_heap", 0x40);
                 heap.gcHeapObject = process.allocateNative("GCHeap", 16);
-                heap.generationTable = heap.gcHeap + layout.offset("gc_heap", "generation_table");
+                heap.generationTable = heap.gcHeap + gcHeapOffset("generation_table");
                 memory.writePointer(heapArray + 8L * heap.index, heap.gcHeap);
             } else {
                 heap.gcHeapObject = process.allocateNative("GCHeap", 8);
@@ -63,6 +78,10 @@ public final class GcStructureWriter {
             RegionState gen0 = heap.gen0();
             heap.allocAllocated = gen0.cursor;
             heap.finalizeQueue = finalizeQueue(heap);
+            if (segments != null) {
+                writeSegments(heap, stride);
+                continue;
+            }
             for (List<RegionState> list : heap.generations) {
                 for (RegionState r : list) {
                     // a region's heap_segment is its entry in the region map (get_region_info); a frozen segment is no region
@@ -101,6 +120,96 @@ public final class GcStructureWriter {
             }
         }
         return heapArray;
+    }
+
+    /**
+     * A segments GC's heap (docs/reference/discovery.md section 14): a heap_segment at each segment's base, gen2's list
+     * (the frozen segments first on heap 0, the small-object segments, the ephemeral one last), LOH's and POH's lists;
+     * each generation's start_segment, allocation_start and allocation_segment; the gc_heap fields it publishes.
+     */
+    private void writeSegments(Heap heap, long stride) {
+        var memory = process.memory();
+        long[] starts = SegmentedHeaps.allocationStarts(heap);
+        process.truth().addGenerationStarts(heap.index, starts);
+        Segment ephemeral = heap.ephemeral();
+        for (List<RegionState> list : heap.generations) {
+            for (RegionState r : list) {
+                r.descriptor = r.frozen ? process.allocateNative("heap_segment", 0x40) : r.segment.base;
+            }
+        }
+        heap.ephemeralSegment = ephemeral.base;
+        long[] firstSegment = new long[5];
+        long[] lastSegment = new long[5];
+        for (int g : new int[] {2, HeapBuilder.LOH, HeapBuilder.LOH + 1}) {
+            // a generation's segments in list order, each once (gen2's list holds several bands of the ephemeral segment)
+            List<RegionState> chain = new java.util.ArrayList<>();
+            java.util.Set<Long> seen = new java.util.HashSet<>();
+            for (RegionState r : heap.generations.get(g)) {
+                if (seen.add(r.descriptor)) {
+                    chain.add(r.frozen ? r : r.segment.tail());
+                }
+            }
+            for (int i = 0; i < chain.size(); i++) {
+                writeSegmentDescriptor(heap, chain.get(i), i + 1 < chain.size() ? chain.get(i + 1).descriptor : 0, starts);
+            }
+            firstSegment[g] = chain.get(0).descriptor;
+            lastSegment[g] = chain.get(chain.size() - 1).descriptor;
+        }
+        for (int g = 0; g < 5; g++) {
+            long generation = heap.generationTable + g * stride;
+            memory.writePointer(generation + layout.offset("generation", "start_segment"), g < 2 ? ephemeral.base : firstSegment[g]);
+            memory.writePointer(generation + segments.allocationStart(), starts[g]);
+            memory.writePointer(generation + segments.allocationSegment(), g <= 2 ? ephemeral.base : lastSegment[g]);
+        }
+        if (process.server()) {
+            memory.writePointer(heap.gcHeap + gcHeapOffset("alloc_allocated"), heap.allocAllocated);
+            memory.writePointer(heap.gcHeap + gcHeapOffset("ephemeral_heap_segment"), heap.ephemeralSegment);
+            memory.writePointer(heap.gcHeap + gcHeapOffset("finalize_queue"), heap.finalizeQueue);
+            memory.writeInt(heap.gcHeap + gcHeapOffset("heap_analyze_success"), segments.heapAnalyzeSuccess());
+        }
+    }
+
+    /**
+     * One segment's heap_segment, as the real libclrgc.so dumps hold them: allocated the end of its objects (the
+     * ephemeral segment's lags at gen0's start object's end: alloc_allocated is its end), used 8 bytes below the end,
+     * committed a commit step above it, the owning gc_heap under server GC; and its ground truth, the ephemeral segment
+     * split at gen1's and gen0's starts as a walker splits it.
+     */
+    private void writeSegmentDescriptor(Heap heap, RegionState tail, long next, long[] starts) {
+        if (tail.frozen) {
+            writeDescriptor(heap, tail, next);
+            return;
+        }
+        Segment segment = tail.segment;
+        boolean ephemeral = segment == heap.ephemeral();
+        long mem = segment.base + segments.firstObjectOffset();
+        long end = ephemeral ? heap.allocAllocated : segment.allocated();
+        long commitStep = layout.constant("frozen_segment.commit_step");
+        long committed = Math.min(segment.end, (end - segment.base + commitStep - 1) / commitStep * commitStep + segment.base);
+        HeapSegment.Writable s = process.views().view(HeapSegment.Writable.class, process.memory(), segment.base);
+        s.allocated(ephemeral ? starts[0] + segments.startObjectSize() : end);
+        s.committed(committed);
+        s.reserved(segment.end);
+        s.used(end - 8);
+        s.mem(mem);
+        long flags = segment.kind == HeapBuilder.LOH ? layout.constant("heap_segment.flags.loh")
+                : segment.kind == HeapBuilder.LOH + 1 ? layout.constant("heap_segment.flags.poh") : 0;
+        s.flags(flags);
+        s.next(next);
+        if (process.server()) {
+            process.memory().writePointer(segment.base + segments.segmentHeapOffset(), heap.gcHeap);
+        }
+        long gcHeap = process.server() ? heap.gcHeap : 0;
+        if (ephemeral) {
+            if (starts[1] != mem) {
+                process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, 2, false, segment.base, segment.base, mem, starts[1], segment.end, flags, committed, gcHeap));
+            }
+            process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, 1, false, segment.base, segment.base, starts[1], starts[0], segment.end, flags, committed, gcHeap));
+            process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, 0, false, segment.base, segment.base, starts[0], end, segment.end, flags, committed, gcHeap));
+        } else {
+            process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, segment.kind == 0 ? 2 : segment.kind, false, segment.base, segment.base, mem,
+                    end, segment.end, flags, committed, gcHeap));
+        }
     }
 
     private void writeDescriptor(Heap heap, RegionState r, long next) {

@@ -13,6 +13,8 @@ public final class Heap {
     long allocAllocated;
     long ephemeralSegment;
     long finalizeQueue;
+    /** Its small-object segments under a segments GC, in gen2's list order: the ephemeral one last. */
+    final List<Segment> sohSegments = new ArrayList<>();
     /** What its finalization queue holds (ReferenceWriter fills it, GcStructureWriter writes it). */
     final FinalizationQueue finalization = new FinalizationQueue();
 
@@ -27,6 +29,11 @@ public final class Heap {
     RegionState gen0() {
         List<RegionState> gen0 = generations.get(0);
         return gen0.get(gen0.size() - 1);
+    }
+
+    /** The small-object segment gen0 and gen1 are in (segments GC). */
+    Segment ephemeral() {
+        return sohSegments.get(sohSegments.size() - 1);
     }
 
     public long generationTable() {

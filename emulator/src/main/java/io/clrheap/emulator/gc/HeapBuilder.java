@@ -51,6 +51,8 @@ public final class HeapBuilder {
     private long nextFrozen = ProcessLayout.FROZEN_HEAP;
     /** The mixed population's types, placed. */
     private final TypeSystem.Placed[] mix;
+    /** Where a segments GC puts what is placed; null under the runtime's own regions GC. */
+    private final SegmentedHeaps segmented;
 
     public HeapBuilder(Process process, TypeSystem types, Random random) {
         this.process = process;
@@ -69,6 +71,36 @@ public final class HeapBuilder {
             heaps.add(new Heap(h));
         }
         this.mix = TypeDef.SMALL_MIX.stream().map(types::placed).toArray(TypeSystem.Placed[]::new);
+        var segmentsGc = process.segments();
+        this.segmented = segmentsGc == null ? null
+                : new SegmentedHeaps(this, segmentsGc, process.server(), process.scenario().heaps(), gen1Placements(process.scenario()));
+    }
+
+    /**
+     * At most how many bytes the program places directly in gen1 (objects of 85,000 bytes or more go to the LOH): the
+     * room a segments GC's heap leaves before gen0's start.
+     */
+    private long gen1Placements(Scenario s) {
+        long bytes = 0;
+        for (Step step : s.program()) {
+            if (step instanceof Step.Allocate a && a.where() == Step.Where.GEN1) {
+                TypeDef type = types.named(a.type());
+                long largest = step(type.size(type.hasComponents() ? a.lengths().max() : 0));
+                bytes += a.count() * Math.min(largest, lohThreshold);
+            }
+        }
+        return bytes;
+    }
+
+    /** Where a segments GC puts what is placed, or null under the runtime's own regions GC. */
+    SegmentedHeaps segmented() {
+        return segmented;
+    }
+
+    private void regionsOnly(String what) {
+        if (segmented != null) {
+            throw new IllegalArgumentException(what + " needs the regions GC: a segments GC (gc mode segments) has no regions");
+        }
     }
 
     public List<Heap> heaps() {
@@ -77,6 +109,7 @@ public final class HeapBuilder {
 
     /** A new region of {@code generation} with room for at least {@code need} bytes of objects. */
     RegionState newRegion(Heap heap, int generation, long need) {
+        regionsOnly("a new region");
         long size = generation >= LOH ? largeRegion : basicRegion;
         if (need > size - firstObjectOffset) {
             // a bigger object gets a region of as many large regions as it takes (gc.cpp get_new_region for UOH)
@@ -96,6 +129,9 @@ public final class HeapBuilder {
 
     /** The region of {@code generation} that direct placement fills: the last one, or a new one when {@code need} bytes do not fit. */
     private RegionState fillRegion(Heap heap, int generation, long need) {
+        if (segmented != null) {
+            return segmented.fill(heap, generation, need);
+        }
         List<RegionState> list = heap.generations.get(generation);
         RegionState last = list.isEmpty() ? null : list.get(list.size() - 1);
         if (last == null || last.room() < need) {
@@ -105,7 +141,7 @@ public final class HeapBuilder {
     }
 
     /** The run that direct placement appends to at the region's cursor. */
-    private GroundTruth.Run runAt(RegionState region) {
+    GroundTruth.Run runAt(RegionState region) {
         GroundTruth.Run run = region.current;
         if (run == null || run.end != region.cursor) {
             run = truth.startRun(region.cursor, region.heap, region.frozen ? -1 : region.generation);
@@ -121,6 +157,11 @@ public final class HeapBuilder {
         List<Heap> carveOrder = new ArrayList<>(heaps);
         if (process.scenario().has(Feature.INTERLEAVED_HEAPS)) {
             java.util.Collections.reverse(carveOrder); // the last heap's regions at the lowest addresses
+        }
+        if (segmented != null) {
+            createFrozenSegment(heaps.get(0));
+            segmented.create(carveOrder);
+            return;
         }
         for (Heap heap : carveOrder) {
             if (heap.index == 0) {
@@ -307,6 +348,9 @@ public final class HeapBuilder {
 
     /** Writes every object's references and fills the finalization queues ({@link ReferenceWriter}), the heap laid out. */
     public void writeReferences(Random random) {
+        if (segmented != null) {
+            heaps.forEach(segmented::seal);
+        }
         new ReferenceWriter(process, types, objects.frozenTargets(), random).write(heaps);
     }
 
@@ -361,11 +405,11 @@ public final class HeapBuilder {
      * reserved (the slow path); when the region has no room left, a new gen0 region becomes the ephemeral one.
      */
     public AllocationContext newContext(Heap heap, long need) {
-        RegionState gen0 = heap.gen0();
+        RegionState gen0 = segmented != null ? segmented.gen0(heap) : heap.gen0();
         long reserve = layout.constant("alloc_context.tail_reserve");
         long bytes = Math.max(ProcessLayout.ALLOCATION_QUANTUM, need + reserve);
         if (gen0.room() < bytes) {
-            gen0 = newRegion(heap, 0, bytes);
+            gen0 = segmented != null ? segmented.fill(heap, 0, bytes) : newRegion(heap, 0, bytes);
         }
         long ptr = gen0.cursor;
         gen0.cursor += bytes;
@@ -377,11 +421,13 @@ public final class HeapBuilder {
 
     /** The heap's next gen0 region becomes the ephemeral one, as when the slow path finds the current one full. */
     public void startGen0Region(Heap heap) {
+        regionsOnly("a new gen0 region");
         newRegion(heap, 0, 0);
     }
 
     /** A context that takes the rest of the heap's gen0 region: its limit + 24 is the region's reserved end (§16). */
     public AllocationContext newContextToRegionEnd(Heap heap) {
+        regionsOnly("a context to a region's end");
         long reserve = layout.constant("alloc_context.tail_reserve");
         RegionState gen0 = heap.gen0();
         if (gen0.room() < ProcessLayout.ALLOCATION_QUANTUM) {
@@ -401,5 +447,14 @@ public final class HeapBuilder {
      */
     public void collect(int condemned) {
         new Collector(this, truth).collect(condemned);
+    }
+
+    /** After a collection: a fresh gen0 region (regions), or gen0's new start at the end of the ephemeral segment (segments). */
+    void startGen0AfterCollection(Heap heap) {
+        if (segmented != null) {
+            segmented.afterCollection(heap);
+        } else {
+            newRegion(heap, 0, 0);
+        }
     }
 }

@@ -4,15 +4,23 @@ import io.clrheap.emulator.truth.GroundTruth;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A region being filled. */
+/**
+ * A region being filled; under a segments GC, a segment's part holding one generation (a band of the ephemeral
+ * segment, or an older, LOH or POH segment).
+ */
 final class RegionState {
     final int heap;
     int generation;   // 0..4; frozen segments are listed with gen2
     final boolean frozen;
     final long start;
     final long mem;
-    final long reserved;
+    /** The end of its room: a region's or segment's reserved end, or where the next generation's band of its segment starts. */
+    long reserved;
     long cursor;
+    /** The segment it is part of (segments GC), or null (a region, or a frozen segment). */
+    Segment segment;
+    /** It begins with its generation's start object (segments GC: the free object at allocation_start), which a sweep keeps. */
+    boolean startObject;
     long descriptor;
     /** Its objects, as ground-truth runs (direct placement and allocation contexts). */
     final List<GroundTruth.Run> runs = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.clrheap.emulator.globals;
 
+import io.clrheap.emulator.module.ModuleImageBuilder;
+
 import io.clrheap.emulator.module.FileVersion;
 import io.clrheap.emulator.module.ModuleImage;
 import io.clrheap.layout.DacTable;
@@ -54,6 +56,10 @@ public final class RuntimeGlobals {
     /** The GCHeap g_pGCHeap points to (written with the process globals). */
     private long globalGcHeap;
     private final ModuleImage image;
+    /** The standalone GC's module (segments mode), where the GC's statics are; null for the runtime's own GC. */
+    private final ModuleImage gcImage;
+    /** The standalone segments GC's layout, or null for the runtime's own regions GC. */
+    private final io.clrheap.layout.SegmentsGcLayout segments;
     private final long[] unnamed;
     /** Where the sccsid string {@code @(#)Version …} is. */
     private final long sccsid;
@@ -77,6 +83,10 @@ public final class RuntimeGlobals {
         this.layout = process.layout();
         this.build = layout.primaryBuild();
         var module = process.module();
+        this.segments = process.segments();
+        // the GC's statics: in the runtime module for its own GC, in the standalone GC's module else (the real dumps)
+        ModuleImageBuilder gcModule = segments == null ? module
+                : new ModuleImageBuilder(module.path().substring(0, module.path().lastIndexOf('/') + 1) + segments.module(), ProcessLayout.GC_MODULE_BASE);
         DacTable table = build.dacTable();
         // A Windows build's table is longer than the Linux one's (Process#sizing): so that every variable keeps the
         // address it has on Linux (one answer key serves both), the Linux table's room stays where it is, unused, and
@@ -99,11 +109,11 @@ public final class RuntimeGlobals {
         // the GC's own statics that GcDacVars points to
         for (String name : List.of("build_variant", "built_with_svr", "max_gen", "gc_structures_invalid_cnt", "n_heaps", "g_heaps",
                 "alloc_allocated", "ephemeral_heap_segment", "finalize_queue", "dynamic_adaptation_mode", "bookkeeping_start")) {
-            variables.put("gc:" + name, module.reserveBss(16, 8));
+            variables.put("gc:" + name, gcModule.reserveBss(16, 8));
         }
         // and the rest of what the build publishes there, each sized as the GC declares it
         for (GcStatic v : publishedStatics()) {
-            variables.put("gc:" + v.name(), module.reserveBss(v.size(), 8));
+            variables.put("gc:" + v.name(), gcModule.reserveBss(v.size(), 8));
         }
         // every g_dacTable entry without a name in the profile still points at a variable of its own
         unnamed = new long[table.length()];
@@ -120,16 +130,16 @@ public final class RuntimeGlobals {
                 }
             }
         }
-        variables.put("gc:generation_table", module.reserveBss(5 * layout.type("generation").size().orElseThrow(), 16));
-        variables.put("gc:handle_table_map", module.reserveBss(layout.type("HandleTableMap").size().orElseThrow(), 16));
+        variables.put("gc:generation_table", gcModule.reserveBss(5 * generationSize(), 16));
+        variables.put("gc:handle_table_map", gcModule.reserveBss(layout.type("HandleTableMap").size().orElseThrow(), 16));
         for (int i : later) {
             unnamed[i] = module.reserveBss(8, 8);
         }
         // and a 0 word after it, as after the real Windows tables (docs/reference/windows.md section 3: how a reader
         // without the export's size finds its length)
         dacTable = tableLast ? module.reserveBss(8L * (table.length() + 1), 16) : inPlace;
-        variables.put("gc:gc_heap_field_offsets", module.reserveData(4L * layout.dacFieldOrder().get("gc_heap").size(), 8));
-        variables.put("gc:generation_field_offsets", module.reserveData(12, 8));
+        variables.put("gc:gc_heap_field_offsets", gcModule.reserveData(4L * layout.dacFieldOrder().get("gc_heap").size(), 8));
+        variables.put("gc:generation_field_offsets", gcModule.reserveData(12, 8));
         // the IGCHeap vtable (in relro data) and the code its slots point to
         long slots = vtableSlots();
         vtable = module.reserveData(8 * slots, 16);
@@ -180,6 +190,14 @@ public final class RuntimeGlobals {
         process.memory().reserve("runtime module " + image.path(), image.base(), image.end() - image.base());
         byte[] bytes = image.mappedBytes();
         process.memory().write(image.base(), bytes, 0, bytes.length);
+        if (segments != null) {
+            gcImage = gcModule.build();
+            process.memory().reserve("GC module " + gcImage.path(), gcImage.base(), gcImage.end() - gcImage.base());
+            byte[] gcBytes = gcImage.mappedBytes();
+            process.memory().write(gcImage.base(), gcBytes, 0, gcBytes.length);
+        } else {
+            gcImage = null;
+        }
         writeTableAndStatics(table);
     }
 
@@ -262,6 +280,16 @@ public final class RuntimeGlobals {
         return image;
     }
 
+    /** The standalone GC's module image (segments mode), or empty for the runtime's own GC. */
+    public java.util.Optional<ModuleImage> gcImage() {
+        return java.util.Optional.ofNullable(gcImage);
+    }
+
+    /** The generation table's stride: the standalone GC's (264) or the runtime's own GC's. */
+    public long generationSize() {
+        return segments != null ? segments.generationSize() : layout.type("generation").size().orElseThrow();
+    }
+
     public long variable(String dacName) {
         Long v = variables.get(dacName);
         if (v == null) {
@@ -332,10 +360,12 @@ public final class RuntimeGlobals {
         long word = 8;
         long freeList = layout.type("region_free_list").size().orElseThrow();
         long kinds = layout.constant("gc.free_region_kinds");
-        List<GcStatic> global = List.of(
-                new GcStatic("current_c_gc_state", 4, layout.constant("gc.c_gc_state_free")),
-                new GcStatic("global_regions_to_decommit", kinds * freeList, 0),
-                new GcStatic("global_free_huge_regions", freeList, 0));
+        // a segments GC has no free-region lists: it publishes none (the real libclrgc.so dumps)
+        List<GcStatic> global = segments != null
+                ? List.of(new GcStatic("current_c_gc_state", 4, layout.constant("gc.c_gc_state_free")))
+                : List.of(new GcStatic("current_c_gc_state", 4, layout.constant("gc.c_gc_state_free")),
+                        new GcStatic("global_regions_to_decommit", kinds * freeList, 0),
+                        new GcStatic("global_free_huge_regions", freeList, 0));
         if (process.server()) {
             return global;
         }
@@ -353,10 +383,18 @@ public final class RuntimeGlobals {
                 new GcStatic("interesting_data_per_heap", word * layout.constant("gc.interesting_data_points"), 0),
                 new GcStatic("compact_reasons_per_heap", word * layout.constant("gc.compact_reasons"), 0),
                 new GcStatic("expand_mechanisms_per_heap", word * layout.constant("gc.expand_mechanisms"), 0),
-                new GcStatic("interesting_mechanism_bits_per_heap", word * layout.constant("gc.mechanism_bits"), 0),
-                new GcStatic("free_regions", kinds * freeList, 0),
-                new GcStatic("freeable_soh_segment", word, 0),
-                new GcStatic("freeable_uoh_segment", word, 0)));
+                new GcStatic("interesting_mechanism_bits_per_heap", word * layout.constant("gc.mechanism_bits"), 0)));
+        if (segments != null) {
+            // libclrgc.so publishes saved_sweep_ephemeral_seg and _start, no free_regions, and leaves the per-heap
+            // history arrays null (the real workstation dumps)
+            all.removeIf(v -> v.name().endsWith("_per_heap"));
+            all.add(new GcStatic("saved_sweep_ephemeral_seg", word, 0));
+            all.add(new GcStatic("saved_sweep_ephemeral_start", word, 0));
+        } else {
+            all.add(new GcStatic("free_regions", kinds * freeList, 0));
+        }
+        all.add(new GcStatic("freeable_soh_segment", word, 0));
+        all.add(new GcStatic("freeable_uoh_segment", word, 0));
         return all;
     }
 
@@ -365,11 +403,12 @@ public final class RuntimeGlobals {
         GcDacVars.Writable vars = process.views().view(GcDacVars.Writable.class, memory, gcDacVars);
         boolean server = process.server();
         vars.majorVersion((int) layout.constant("gc_dac_vars.major_version"));
-        vars.minorVersion(GC_DAC_MINOR.get(layout.version()));
-        vars.generationSize(layout.type("generation").size().orElseThrow());
+        vars.minorVersion(segments != null ? segments.gcDacVarsMinor() : GC_DAC_MINOR.get(layout.version()));
+        vars.generationSize(generationSize());
         vars.totalGenerationCount(layout.constant("generation.count"));
         vars.buildVariant(gcStatic("build_variant"));
-        memory.writeByte(gcStatic("build_variant"), (byte) (layout.version() == RuntimeVersion.NET10 ? (server ? 5 : 1) : 2));
+        memory.writeByte(gcStatic("build_variant"), (byte) (segments != null ? segments.buildVariant()
+                : layout.version() == RuntimeVersion.NET10 ? (server ? 5 : 1) : 2));
         vars.builtWithSvr(gcStatic("built_with_svr"));
         memory.writeByte(gcStatic("built_with_svr"), (byte) 1);
         vars.maxGen(gcStatic("max_gen"));
@@ -380,7 +419,8 @@ public final class RuntimeGlobals {
         long generationOffsets = gcStatic("generation_field_offsets");
         memory.writeInt(generationOffsets, (int) layout.offset("generation", "allocation_context"));
         memory.writeInt(generationOffsets + 4, (int) layout.offset("generation", "start_segment"));
-        memory.writeInt(generationOffsets + 8, -1); // allocation_start: regions have none
+        // allocation_start: regions have none
+        memory.writeInt(generationOffsets + 8, segments != null ? (int) segments.allocationStart() : -1);
         vars.bookkeepingStart(gcStatic("bookkeeping_start"));
         // bookkeeping_start: the card_table_info header of the bookkeeping area, whose region map holds the regions' heap_segments
         memory.writePointer(gcStatic("bookkeeping_start"), process.bookkeeping().start());
@@ -391,9 +431,9 @@ public final class RuntimeGlobals {
                 memory.writeInt(at, (int) v.value());
             }
         }
-        vars.totalBookkeepingElements(7);
-        vars.countFreeRegionKinds((int) layout.constant("gc.free_region_kinds"));
-        vars.cardTableInfoSize(0x40);
+        vars.totalBookkeepingElements(segments != null ? segments.bookkeepingElements() : 7);
+        vars.countFreeRegionKinds(segments != null ? segments.freeRegionKinds() : (int) layout.constant("gc.free_region_kinds"));
+        vars.cardTableInfoSize(segments != null ? segments.cardTableInfoSize() : 0x40);
         if (server) {
             vars.nHeaps(gcStatic("n_heaps"));
             memory.writeInt(gcStatic("n_heaps"), heaps.size());
@@ -403,7 +443,8 @@ public final class RuntimeGlobals {
             List<String> order = layout.dacFieldOrder().get("gc_heap");
             for (int i = 0; i < order.size(); i++) {
                 var field = layout.type("gc_heap").findField(order.get(i));
-                memory.writeInt(gcStatic("gc_heap_field_offsets") + 4L * i, field.map(f -> (int) f.offset()).orElse(-1));
+                int offset = segments != null ? segments.gcHeapFieldOffsets().get(i) : field.map(f -> (int) f.offset()).orElse(-1);
+                memory.writeInt(gcStatic("gc_heap_field_offsets") + 4L * i, offset);
             }
             if (vars.hasDynamicAdaptationMode()) {
                 vars.dynamicAdaptationMode(gcStatic("dynamic_adaptation_mode"));

@@ -102,6 +102,11 @@ public final class ModuleImageBuilder {
         return at;
     }
 
+    /** The module's file path. */
+    public String path() {
+        return path;
+    }
+
     /** Whether this is an ELF shared object (Linux) or a PE32+ image (Windows). */
     public Platform platform() {
         return platform;

@@ -25,6 +25,25 @@ public record Process(Scenario scenario, RuntimeLayout layout, RuntimeLayout siz
         return layout.gc() == io.clrheap.layout.GcFlavor.SERVER;
     }
 
+    /**
+     * The standalone segments GC's layout when the scenario runs on it ({@link io.clrheap.emulator.scenario.GcMode#SEGMENTS}),
+     * else null (the runtime's own regions GC).
+     *
+     * @throws IllegalArgumentException when the emulated build is not one whose packages ship it, read on real dumps
+     */
+    public io.clrheap.layout.SegmentsGcLayout segments() {
+        if (scenario.gcMode() != io.clrheap.emulator.scenario.GcMode.SEGMENTS) {
+            return null;
+        }
+        String build = layout.primaryBuild().version();
+        if (!layout.os().equals("linux")) {
+            throw new IllegalArgumentException("the segments GC (libclrgc.so) is emulated on Linux only, where real dumps of it were read");
+        }
+        return io.clrheap.layout.SegmentsGcLayout.forBuild(build).orElseThrow(() -> new IllegalArgumentException(
+                "the segments GC (libclrgc.so) is emulated for the builds whose classic packages ship it and whose real dumps were read ("
+                        + String.join(", ", io.clrheap.layout.SegmentsGcLayout.libclrgc().builds()) + "), not " + build));
+    }
+
     public long offset(String type, String field) {
         return layout.offset(type, field);
     }

@@ -15,6 +15,11 @@ public final class ProcessLayout {
      * libcoreclr.so at 0x7fe3cfe00000).
      */
     public static final long ASSEMBLY_IMAGES = 0x7f3a_0000_0000L;
+    /**
+     * A standalone GC module ({@code libclrgc.so}, segments mode): mapped above the runtime module, its .bss holding the
+     * GC's statics GcDacVars points at, as in the real dumps (docs/reference/discovery.md section 14).
+     */
+    public static final long GC_MODULE_BASE = 0x7f3a_3000_0000L;
     public static final long ASSEMBLY_IMAGES_SIZE = 64L << 20;
     /** The malloc heap: Thread objects, ThreadStore, gc_heap and GCHeap objects, the free-object MethodTable, frozen segment descriptors. */
     public static final long NATIVE_HEAP = 0x5600_2000_0000L;

@@ -21,6 +21,7 @@ import java.util.Set;
  * @param runtimeBuild   the exact build of {@code runtime} emulated, e.g. {@code 9.0.7} (one the profiles know); empty for
  *                       the version's reference build (8.0.30, 9.0.1, 10.0.9)
  * @param gc             server or workstation
+ * @param gcMode         the built-in regions GC, or the standalone segments GC ({@code libclrgc.so}, .NET 9 on Linux)
  * @param heaps          server heaps (1 under workstation GC)
  * @param threads        runtime threads; each allocates its share of gen0 objects through its own allocation context
  * @param gen2Objects    objects of the mixed population in gen2 regions (survivors of earlier GCs)
@@ -36,13 +37,19 @@ import java.util.Set;
  * @param program        allocations and collections, run in order after the populations are placed
  * @param seed           the seed of every random choice
  */
-public record Scenario(String name, String description, RuntimeVersion runtime, String runtimeBuild, GcFlavor gc, int heaps, int threads,
+public record Scenario(String name, String description, RuntimeVersion runtime, String runtimeBuild, GcFlavor gc, GcMode gcMode, int heaps, int threads,
                        long gen2Objects, long gen1Objects, long gen0Objects, long lohObjects, long pohObjects, long frozenStrings,
                        double garbage, int handlesPerKind, Set<Feature> features, List<TypeDef> types, List<Step> program, long seed) {
 
     public Scenario {
         features = features.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(features));
         runtimeBuild = runtimeBuild == null ? "" : runtimeBuild;
+        gcMode = gcMode == null ? GcMode.REGIONS : gcMode;
+        if (gcMode == GcMode.SEGMENTS && runtime != RuntimeVersion.NET9) {
+            // only the classic 9.0.x packages' libclrgc.so has been read on real dumps (docs/reference/discovery.md section 14)
+            throw new IllegalArgumentException("the segments GC (libclrgc.so) is emulated for .NET 9 only, the runtime whose real dumps on it give its layout; not "
+                    + runtime.shortName());
+        }
         if (!runtimeBuild.isEmpty() && !runtimeBuild.startsWith(runtime.major() + ".")) {
             throw new IllegalArgumentException("runtime build " + runtimeBuild + " is not a build of " + runtime.shortName());
         }
@@ -127,7 +134,7 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
     }
 
     public Builder toBuilder() {
-        Builder b = new Builder(name).description(description).runtime(runtime).runtimeBuild(runtimeBuild).gc(gc).heaps(heaps).threads(threads)
+        Builder b = new Builder(name).description(description).runtime(runtime).runtimeBuild(runtimeBuild).gc(gc).gcMode(gcMode).heaps(heaps).threads(threads)
                 .objects(gen2Objects, gen1Objects, gen0Objects, lohObjects, pohObjects).frozenStrings(frozenStrings)
                 .garbage(garbage).handlesPerKind(handlesPerKind).features(features).seed(seed);
         b.types.addAll(types);
@@ -163,6 +170,7 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         private RuntimeVersion runtime = RuntimeVersion.NET8;
         private String runtimeBuild = "";
         private GcFlavor gc = GcFlavor.SERVER;
+        private GcMode gcMode = GcMode.REGIONS;
         private int heaps = 1;
         private int threads = 1;
         private long gen2;
@@ -214,6 +222,12 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
 
         public Builder gc(GcFlavor v) {
             gc = v;
+            return this;
+        }
+
+        /** The built-in regions GC (the default) or the standalone segments GC. */
+        public Builder gcMode(GcMode v) {
+            gcMode = v;
             return this;
         }
 
@@ -294,7 +308,7 @@ public record Scenario(String name, String description, RuntimeVersion runtime, 
         }
 
         public Scenario build() {
-            return new Scenario(name, description, runtime, runtimeBuild, gc, heaps, threads, gen2, gen1, gen0, loh, poh, frozenStrings, garbage,
+            return new Scenario(name, description, runtime, runtimeBuild, gc, gcMode, heaps, threads, gen2, gen1, gen0, loh, poh, frozenStrings, garbage,
                     handlesPerKind, features, types, program, seed);
         }
     }

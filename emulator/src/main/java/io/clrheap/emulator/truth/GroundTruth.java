@@ -166,6 +166,8 @@ public final class GroundTruth {
     private java.util.function.LongConsumer progress;
     private static final long PROGRESS_EVERY = 1 << 16;
     private final List<RegionInfo> regions = new ArrayList<>();
+    /** A segments GC's generation starts per heap (gen0, gen1, gen2, LOH, POH allocation_start); empty under regions. */
+    private final java.util.Map<Integer, long[]> generationStarts = new java.util.TreeMap<>();
     private final List<ContextInfo> contexts = new ArrayList<>();
     private final List<HandleInfo> handles = new ArrayList<>();
     private final List<ThreadInfo> threads = new ArrayList<>();
@@ -263,6 +265,17 @@ public final class GroundTruth {
 
     public RunCursor cursor(Run run) {
         return new RunCursor(run);
+    }
+
+    /** Records a segments GC heap's generation starts (each generation's allocation_start: gen0, gen1, gen2, LOH, POH). */
+    public void addGenerationStarts(int heap, long[] starts) {
+        generationStarts.put(heap, starts.clone());
+    }
+
+    /** A segments GC heap's generation starts, or null under regions. */
+    public long[] generationStarts(int heap) {
+        long[] starts = generationStarts.get(heap);
+        return starts == null ? null : starts.clone();
     }
 
     public void addRegion(RegionInfo region) {

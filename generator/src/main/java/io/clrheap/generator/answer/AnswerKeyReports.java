@@ -32,15 +32,27 @@ final class AnswerKeyReports {
         List<SosEeHeap.Heap> heaps = new ArrayList<>();
         for (int h = 0; h < process.scenario().heaps(); h++) {
             List<SosEeHeap.Segment> segments = new ArrayList<>();
+            // a segments GC: one row per small-object segment (its generations' parts joined), its generation starts first
+            long[] starts = truth.generationStarts(h);
+            Map<Long, SosEeHeap.Segment> soh = new java.util.LinkedHashMap<>();
             long gcHeap = 0;
             for (GroundTruth.RegionInfo r : truth.regions()) {
                 if (r.heap() == h) {
                     SegmentKind kind = r.frozen() ? SegmentKind.FROZEN : SegmentKind.ofGeneration(r.generation());
-                    segments.add(new SosEeHeap.Segment(r.descriptor(), kind, r.mem(), r.end(), r.committed()));
+                    SosEeHeap.Segment s = new SosEeHeap.Segment(r.descriptor(), kind, r.mem(), r.end(), r.committed());
+                    if (starts != null && kind.smallObjectHeap()) {
+                        soh.merge(r.descriptor(), new SosEeHeap.Segment(r.descriptor(), SegmentKind.GEN2, r.mem(), r.end(), r.committed()),
+                                (a, b) -> new SosEeHeap.Segment(a.address(), SegmentKind.GEN2, Math.min(a.begin(), b.begin()),
+                                        Math.max(a.allocated(), b.allocated()), a.committed()));
+                    } else {
+                        segments.add(s);
+                    }
                     gcHeap = r.gcHeap();
                 }
             }
-            heaps.add(new SosEeHeap.Heap(h, gcHeap, segments));
+            segments.addAll(soh.values());
+            // the emulated segments GC leaves generation 0's allocation context empty, as the real dumps hold it
+            heaps.add(new SosEeHeap.Heap(h, gcHeap, segments, starts == null ? null : new SosEeHeap.GenerationStarts(starts, 0, 0)));
         }
         return new SosEeHeap(process.scenario().gc() == GcFlavor.SERVER, heaps).text();
     }
