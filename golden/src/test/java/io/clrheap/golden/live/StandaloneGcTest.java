@@ -20,8 +20,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Issue 31: the standalone GCs the classic 9.0.x packages ship beside libcoreclr.so ({@code @azure/mcp-linux-x64@0.5.13}:
  * 9.0.7, {@code libclrgc.so} the segments GC, {@code libclrgcexp.so} a regions one), chosen with {@code DOTNET_GCName}.
  * A real process on each, workstation and server GC, is walked running ({@code walk --pid}), then captured, and its dump walked: the runtime's own live list
- * agrees (golden check), the walk meets no problem, the report names the GC module and its mode, and Microsoft's 9.0.7
- * DAC lists the same objects with the same MethodTables, sizes, generations and heaps.
+ * agrees (golden check), the walk meets no problem, the report names the GC module and its mode, Microsoft's DAC of the
+ * same build lists the same objects with the same MethodTables, sizes, generations and heaps, and the DAC's own heap walker
+ * ({@code --engine dac-heapwalk}) the same objects but the free ones, with the same MethodTables and sizes rounded up to 8.
  */
 class StandaloneGcTest {
 
@@ -82,6 +83,24 @@ class StandaloneGcTest {
         assertThat(theirs.exitCode()).as(theirs.err()).isZero();
         assertThat(columns(theirs.out())).as("Microsoft's %s DAC: address, MT, size, generation, heap", dacBuild).isEqualTo(columns(ours.out()));
         assertThat(ours.out().lines().count()).isGreaterThan(10_000);
+        // the DAC's own heap walker (IDacDbiInterface::WalkHeap), not the SOS path above: it lists no free object,
+        // rounds sizes up to 8 and names no generation, so the walker's objects are held to it in that form
+        Outcome heapWalk = ClrheapCommand.run("walk", core, "--objects", "-q", "--engine", "dac-heapwalk", "--dac", dac.toString());
+        assertThat(heapWalk.exitCode()).as(heapWalk.err()).isZero();
+        List<String> walkersObjects = asTheHeapWalkerListsThem(ours.out());
+        assertThat(walkersObjects).hasSizeGreaterThan(10_000);
+        assertThat(addressMethodTableSize(heapWalk.out())).as("Microsoft's %s DAC's heap walker: address, MT, size", dacBuild).isEqualTo(walkersObjects);
+    }
+
+    /** A listing's rows (header skipped) as their address, MethodTable and size columns. */
+    private static List<String> addressMethodTableSize(String listing) {
+        return listing.lines().skip(1).map(l -> l.split("\t")).map(f -> f[0] + "\t" + f[1] + "\t" + f[2]).toList();
+    }
+
+    /** The walker's listing as the DAC's heap walker gives it: free objects (kind {@code free}) dropped, sizes rounded up to 8. */
+    private static List<String> asTheHeapWalkerListsThem(String listing) {
+        return listing.lines().skip(1).map(l -> l.split("\t")).filter(f -> !f[5].equals("free"))
+                .map(f -> f[0] + "\t" + f[1] + "\t" + ((Long.parseLong(f[2]) + 7) & ~7L)).toList();
     }
 
     private static final Pattern ROW = Pattern.compile("^(0x\\S+\\t\\S+\\t\\S+\\t\\S+\\t\\S+)\\t.*$", Pattern.MULTILINE);
