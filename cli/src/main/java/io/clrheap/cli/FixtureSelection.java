@@ -37,15 +37,30 @@ record FixtureSelection(List<Scenario> fixtures) {
      *                                  fixtures that would be written under one name
      */
     static FixtureSelection of(List<Scenario> scenarios, List<String> runtimes, List<String> gcs, Integer heaps, Long seed) {
+        return of(scenarios, runtimes, gcs, heaps, seed, null);
+    }
+
+    /** As {@link #of(List, List, List, Integer, Long)}, every fixture on {@code gcMode} when given (null: each scenario's own). */
+    static FixtureSelection of(List<Scenario> scenarios, List<String> runtimes, List<String> gcs, Integer heaps, Long seed,
+                               io.clrheap.emulator.scenario.GcMode gcMode) {
         ProfileLoader profiles = ProfileLoader.builtIn();
         List<RuntimeChoice> rs = choices(runtimes, Arrays.stream(RuntimeVersion.values()).map(RuntimeChoice::of).toArray(RuntimeChoice[]::new),
                 v -> RuntimeChoice.parse(v, profiles));
         List<GcFlavor> gs = choices(gcs, GcFlavor.values(), GcFlavor::parse);
         List<Scenario> fixtures = new ArrayList<>();
         for (Scenario s : scenarios) {
-            for (RuntimeChoice r : rs.isEmpty() ? List.of(s.runtimeChoice()) : rs) {
+            io.clrheap.emulator.scenario.GcMode mode = gcMode != null ? gcMode : s.gcMode();
+            boolean segments = mode == io.clrheap.emulator.scenario.GcMode.SEGMENTS;
+            List<RuntimeChoice> runtimesOfIt = rs.isEmpty() ? List.of(s.runtimeChoice())
+                    // the segments GC is .NET 9's only (docs/reference/discovery.md section 14): its scenarios skip the other versions
+                    : segments ? rs.stream().filter(r -> r.version() == RuntimeVersion.NET9).toList() : rs;
+            if (runtimesOfIt.isEmpty()) {
+                throw new IllegalArgumentException("scenario " + s.name() + " runs on the segments GC, emulated for .NET 9 only; choose --runtime net9 or a 9.0 build");
+            }
+            for (RuntimeChoice r : runtimesOfIt) {
                 for (GcFlavor g : gs.isEmpty() ? List.of(s.gc()) : gs) {
-                    fixtures.add(s.on(r, g));
+                    Scenario on = s.on(r, g);
+                    fixtures.add(on.gcMode() == mode ? on : on.toBuilder().gcMode(mode).build());
                 }
             }
         }

@@ -44,6 +44,7 @@ import picocli.CommandLine.Option;
             "  ./clrheap generate --scenario default,every-edge --runtime net8,net9 --gc all --out fixtures/",
             "  ./clrheap generate --scenario default --runtime 9.0.7,10.0.11 --out fixtures/   (default-9.0.7-server.* ...)",
             "  ./clrheap generate --scenario my-scenario.json --heaps 8 --seed 7 --out fixtures/",
+            "  ./clrheap generate --scenario default --runtime net9 --gc-mode segments --out fixtures/   (default-net9-server-segments.*)",
             "  ./clrheap generate --scenario default --runtime net9 --out fixtures/ --check-dac ~/dotnet/shared/Microsoft.NETCore.App/9.0.1",
             "",
             "Exit codes, the highest of the fixtures':",
@@ -74,6 +75,11 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--gc", split = ",", paramLabel = "all|server|workstation",
             description = "GC flavours, comma-separated, or all (default: each scenario's own).")
     List<String> gcs;
+
+    @Option(names = "--gc-mode", paramLabel = "regions|segments", converter = GcModeConverter.class,
+            description = "The GC every fixture runs: regions (the runtime's own GC) or segments (the standalone libclrgc.so a process chooses "
+                    + "with DOTNET_GCName, emulated for .NET 9 only; files named default-net9-server-segments). Default: each scenario's own.")
+    io.clrheap.emulator.scenario.GcMode gcMode;
 
     @Option(names = "--heaps", paramLabel = "N", description = "Server GC heaps, 1..64, for the server GC fixtures (default: the scenario's; "
             + "workstation GC has one heap, so a selection of workstation fixtures only takes no other N).")
@@ -131,7 +137,7 @@ final class GenerateCommand implements Callable<Integer> {
         }
         FixtureSelection selection;
         try {
-            selection = FixtureSelection.of(chosen, runtimes, gcs, heaps, seed);
+            selection = FixtureSelection.of(chosen, runtimes, gcs, heaps, seed, gcMode);
         } catch (IllegalArgumentException e) {
             // the options do not fit (4 heaps under workstation GC, net7, one fixture named twice): bad usage
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -121,6 +121,12 @@ public final class RuntimeBuilder {
         if (progress != null) {
             process.truth().progress(progress);
         }
+        List<String> segmentsOnly = scenario.features().stream().filter(Feature::segmentsOnly)
+                .map(f -> f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList();
+        if (process.segments() == null && !segmentsOnly.isEmpty()) {
+            throw new IllegalArgumentException("scenario " + scenario.name() + ": " + String.join(", ", segmentsOnly)
+                    + " need the segments GC (gcMode segments)");
+        }
         if (process.segments() != null) {
             List<String> regionsOnly = REGIONS_ONLY.stream().filter(scenario::has)
                     .map(f -> f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList();
@@ -143,7 +149,7 @@ public final class RuntimeBuilder {
         // the object graph last, over the objects as they stay: its own random stream, so the layout above stays as it was
         heaps.writeReferences(new SequentialRandom(scenario.seed() ^ OBJECT_GRAPH_SEED));
         heaps.writeFieldValues(new SequentialRandom(scenario.seed() ^ FIELD_VALUES_SEED));
-        long heapArray = new GcStructureWriter(process, globals.vtable(), globals.gcStatic("generation_table"), heaps.heaps()).write();
+        long heapArray = new GcStructureWriter(process, globals.vtable(), globals.gcStatic("generation_table"), heaps).write();
         threads.writeStructures();
         HandleTableBuilder handles = new HandleTableBuilder(process);
         long handleTableMap = handles.build(heaps.heaps().size(), scenario.handlesPerKind(), random);

@@ -11,6 +11,7 @@ import io.clrheap.emulator.scenario.FieldSpec;
 import io.clrheap.emulator.scenario.FieldType;
 import io.clrheap.emulator.scenario.TypeDef;
 import io.clrheap.emulator.scenario.Feature;
+import io.clrheap.emulator.scenario.GcMode;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.emulator.scenario.Step;
 
@@ -20,6 +21,10 @@ import io.clrheap.emulator.scenario.Step;
  * server GC and built for any runtime and flavour with {@link Scenario#on}.
  */
 public final class Scenarios {
+
+    /** Every edge case of the regions GC (those of the segments GC apart). */
+    private static final Set<Feature> REGIONS_FEATURES = java.util.Arrays.stream(Feature.values()).filter(f -> !f.segmentsOnly())
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private static final Map<String, Scenario> BUILT_IN = new LinkedHashMap<>();
     /**
@@ -151,7 +156,9 @@ public final class Scenarios {
                         + "below rsp reports them as stack roots, and their objects live)")
                 .build());
         addFieldScenarios(plain);
-        add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap").threads(7).features(Set.of(Feature.values())).build());
+        addSegmentsScenarios(plain);
+        add(d.toBuilder().name("every-edge").description("all of the above edge cases in one heap (the regions GC's: not the segments GC's)").threads(7)
+                .features(REGIONS_FEATURES).build());
         // measurements (not in the corpus, not built by the per-scenario tests: see LARGE). The emulator places about
         // 97 % of the declared counts (large: 5,304,000 declared, 5,158,624 placed), hence 104 M declared for scale-64
         add(large());
@@ -171,7 +178,7 @@ public final class Scenarios {
         return Scenario.defaultScenario(RuntimeVersion.NET8, GcFlavor.SERVER).toBuilder().name("large")
                 .description("5.2 million objects of every kind on 2 server heaps: gen0/1/2, LOH, POH, frozen strings, every edge case, "
                         + "7 threads with live contexts, 20 % garbage; for measurements, not in the golden corpus")
-                .threads(7).features(Set.of(Feature.values())).seed(5_000_000)
+                .threads(7).features(REGIONS_FEATURES).seed(5_000_000)
                 .objects(3_300_000, 800_000, 1_200_000, 120, 4_000).frozenStrings(4_000).build();
     }
 
@@ -363,6 +370,32 @@ public final class Scenarios {
                 .allocate(new Step.Allocate("Leaf", 2000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0.3))
                 .collect(0)
                 .build();
+    }
+
+    /**
+     * The standalone segments GC ({@code libclrgc.so}, .NET 9 on Linux; docs/reference/discovery.md section 14): the
+     * plain heap on it, and a trap for each thing a walker of a segments heap gets wrong.
+     */
+    private static void addSegmentsScenarios(Scenario plain) {
+        Scenario segments = plain.toBuilder().name("segments")
+                .description("the naive-plain heap under the standalone segments GC (libclrgc.so): gen2, gen1 and gen0 one after the other in each "
+                        + "heap's ephemeral segment, each from its allocation_start; LOH and POH segments of their own")
+                .runtime(RuntimeVersion.NET9).gcMode(GcMode.SEGMENTS).build();
+        add(segments);
+        add(segments.toBuilder().name("trap-generation-starts")
+                .description("trap: segments GC: gen1 and gen0 both hold objects after gen2 in the ephemeral segment (a walker that follows every "
+                        + "generation's start_segment walks that segment once per generation; one that stops at heap_segment.allocated misses gen0)")
+                .allocate(new Step.Allocate("Node", 1500, Step.Lengths.fixed(0), Step.Where.GEN1, -1, 0))
+                .allocate(new Step.Allocate("Leaf", 1000, Step.Lengths.fixed(0), Step.Where.GEN0, -1, 0)).build());
+        add(segments.toBuilder().name("trap-context-at-generation-start")
+                .description("trap: segments GC: a live allocation context at gen0's allocation_start, right after its start object, running to "
+                        + "alloc_allocated (a walker that takes the free object at a generation start for the end of the heap, or does not skip "
+                        + "[alloc_ptr, alloc_limit + 24), misses the context's objects or reads its zeros)")
+                .features(Set.of(Feature.CONTEXT_AT_GENERATION_START)).build());
+        add(segments.toBuilder().name("trap-stale-segment-tail")
+                .description("trap: segments GC: stale object images between each segment's end of objects and its committed end (a walker that "
+                        + "walks to heap_segment.committed or used reports objects that are not there)")
+                .features(Set.of(Feature.STALE_SEGMENT_TAIL)).build());
     }
 
     private static Scenario edge(Scenario base, String name, String description, Feature feature) {

@@ -27,18 +27,21 @@ public final class GcStructureWriter {
     private final List<Heap> heaps;
     /** The standalone segments GC's layout, or null for the runtime's own regions GC. */
     private final io.clrheap.layout.SegmentsGcLayout segments;
+    /** Where a segments GC put what was placed (null under regions). */
+    private final SegmentedHeaps segmented;
 
     /**
      * @param gcHeapVtable          the IGCHeap vtable in the runtime module
      * @param staticGenerationTable the module's static {@code generation_table} (workstation GC's)
      */
-    public GcStructureWriter(Process process, long gcHeapVtable, long staticGenerationTable, List<Heap> heaps) {
+    public GcStructureWriter(Process process, long gcHeapVtable, long staticGenerationTable, HeapBuilder heaps) {
         this.process = process;
         this.gcHeapVtable = gcHeapVtable;
         this.staticGenerationTable = staticGenerationTable;
         this.layout = process.layout();
-        this.heaps = heaps;
+        this.heaps = heaps.heaps();
         this.segments = process.segments();
+        this.segmented = heaps.segmented();
     }
 
     /** gc_heap's offset of {@code field}: as the standalone GC publishes it, or the profile's. */
@@ -184,13 +187,15 @@ public final class GcStructureWriter {
         boolean ephemeral = segment == heap.ephemeral();
         long mem = segment.base + segments.firstObjectOffset();
         long end = ephemeral ? heap.allocAllocated : segment.allocated();
+        // what a compaction left past the end (Feature.STALE_SEGMENT_TAIL), inside the committed memory and heap_segment.used
+        long stale = segmented.writeStaleTail(segment, end);
         long commitStep = layout.constant("frozen_segment.commit_step");
-        long committed = Math.min(segment.end, (end - segment.base + commitStep - 1) / commitStep * commitStep + segment.base);
+        long committed = Math.min(segment.end, (stale - segment.base + commitStep - 1) / commitStep * commitStep + segment.base);
         HeapSegment.Writable s = process.views().view(HeapSegment.Writable.class, process.memory(), segment.base);
         s.allocated(ephemeral ? starts[0] + segments.startObjectSize() : end);
         s.committed(committed);
         s.reserved(segment.end);
-        s.used(end - 8);
+        s.used(stale == end ? end - 8 : stale);
         s.mem(mem);
         long flags = segment.kind == HeapBuilder.LOH ? layout.constant("heap_segment.flags.loh")
                 : segment.kind == HeapBuilder.LOH + 1 ? layout.constant("heap_segment.flags.poh") : 0;

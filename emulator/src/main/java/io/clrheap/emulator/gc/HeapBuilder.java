@@ -73,7 +73,8 @@ public final class HeapBuilder {
         this.mix = TypeDef.SMALL_MIX.stream().map(types::placed).toArray(TypeSystem.Placed[]::new);
         var segmentsGc = process.segments();
         this.segmented = segmentsGc == null ? null
-                : new SegmentedHeaps(this, segmentsGc, process.server(), process.scenario().heaps(), gen1Placements(process.scenario()));
+                : new SegmentedHeaps(this, segmentsGc, process.server(), process.scenario().heaps(), gen1Placements(process.scenario()),
+                        process.scenario().has(Feature.STALE_SEGMENT_TAIL) ? types.objectMethodTable() : 0);
     }
 
     /**
@@ -90,6 +91,14 @@ public final class HeapBuilder {
             }
         }
         return bytes;
+    }
+
+    GroundTruth truth() {
+        return truth;
+    }
+
+    io.clrheap.emulator.space.AddressSpace memory() {
+        return process.memory();
     }
 
     /** Where a segments GC puts what is placed, or null under the runtime's own regions GC. */
@@ -417,6 +426,21 @@ public final class HeapBuilder {
         gen0.runs.add(run);
         gen0.swept = false;
         return new AllocationContext(ptr, ptr + bytes - reserve, run);
+    }
+
+    /**
+     * Segments GC: a context at gen0's start, right after its allocation_start object (gen0 must hold nothing else yet:
+     * a collection has just opened it). Under Microsoft's 9.0.1 DAC a context ending at gen0's start instead (in gen1)
+     * crashes the DAC's own heap walker: no runtime leaves one there.
+     */
+    public AllocationContext newContextAtGen0Start(Heap heap, long need) {
+        if (segmented == null) {
+            throw new IllegalArgumentException("a context at gen0's start needs the segments GC (gcMode segments)");
+        }
+        if (!segmented.gen0Empty(heap)) {
+            throw new IllegalArgumentException("a context at gen0's start needs gen0 empty when the edge cases are placed: end the program with a collection");
+        }
+        return newContext(heap, need);
     }
 
     /** The heap's next gen0 region becomes the ephemeral one, as when the slow path finds the current one full. */

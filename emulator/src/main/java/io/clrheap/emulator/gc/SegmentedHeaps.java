@@ -27,8 +27,14 @@ final class SegmentedHeaps {
     private long next = ProcessLayout.GC_RESERVE;
     private final long reserveEnd = ProcessLayout.GC_RESERVE + ProcessLayout.GC_RESERVE_SIZE;
 
-    SegmentedHeaps(HeapBuilder builder, SegmentsGcLayout gc, boolean server, int heaps, long gen1Placements) {
+    /** The MethodTable of the stale objects written past each segment's end (Feature.STALE_SEGMENT_TAIL), or 0 for none. */
+    private final long staleObjectMt;
+    /** Stale System.Object images per segment tail (24 bytes each). */
+    static final int STALE_OBJECTS = 4;
+
+    SegmentedHeaps(HeapBuilder builder, SegmentsGcLayout gc, boolean server, int heaps, long gen1Placements, long staleObjectMt) {
         this.builder = builder;
+        this.staleObjectMt = staleObjectMt;
         this.gc = gc;
         this.sohSize = server ? gc.serverSoh(heaps) : gc.workstationSoh();
         this.uohSize = server ? gc.serverUoh() : gc.workstationUoh();
@@ -182,6 +188,30 @@ final class SegmentedHeaps {
                 }
             }
         }
+    }
+
+    /**
+     * Whether gen0 holds nothing but its start object yet (a collection has just opened it): a context taken now starts
+     * right after gen0's allocation_start object.
+     */
+    boolean gen0Empty(Heap heap) {
+        RegionState gen0 = gen0(heap);
+        return gen0.startObject && gen0.cursor == gen0.mem + gc.startObjectSize();
+    }
+
+    /**
+     * Stale objects past each segment's end of objects (Feature.STALE_SEGMENT_TAIL): System.Object images, as a
+     * compaction leaves them; no object of the heap. Returns where they end, or the end of objects when there are none.
+     */
+    long writeStaleTail(Segment s, long end) {
+        if (staleObjectMt == 0 || s.end - end < STALE_OBJECTS * 24L + gc.startObjectSize()) {
+            return end;
+        }
+        var memory = builder.memory();
+        for (int i = 0; i < STALE_OBJECTS; i++) {
+            memory.writePointer(end + 24L * i, staleObjectMt);
+        }
+        return end + 24L * STALE_OBJECTS;
     }
 
     /** Each generation's allocation_start: its start object (the first band of its list that begins with one). */

@@ -44,12 +44,27 @@ public enum Feature {
      * Weak handles, short and long, to objects nothing else reaches (no strong handle, no finalization queue, no stack,
      * no reference): dead to the GC, live to a walker that counts weak handles as roots (docs/answer-key.md, live.tsv).
      */
-    WEAK_ONLY_OBJECTS;
+    WEAK_ONLY_OBJECTS,
+    /**
+     * Segments GC only: a live allocation context that starts at gen0's allocation_start, right after the free object
+     * gen0 starts with (the program ends with a collection, so gen0 holds nothing else).
+     */
+    CONTEXT_AT_GENERATION_START,
+    /**
+     * Segments GC only: stale objects (System.Object images a compaction left behind) between each segment's end of
+     * objects and its committed end; heap_segment.used covers them.
+     */
+    STALE_SEGMENT_TAIL;
+
+    /** Whether only a segments GC has it (refused under regions). */
+    public boolean segmentsOnly() {
+        return this == CONTEXT_AT_GENERATION_START || this == STALE_SEGMENT_TAIL;
+    }
 
     /** Threads of its own an edge case takes (ThreadBuilder.placeContextEdgeCases). */
     public int threadsNeeded() {
         return switch (this) {
-            case EXHAUSTED_CONTEXT, CONTEXT_AT_REGION_END, CONTEXT_AT_REGION_START -> 1;
+            case EXHAUSTED_CONTEXT, CONTEXT_AT_REGION_END, CONTEXT_AT_REGION_START, CONTEXT_AT_GENERATION_START -> 1;
             case CHAINED_CONTEXTS, CONTEXT_IN_OLDER_REGION -> 2;
             default -> 0;
         };

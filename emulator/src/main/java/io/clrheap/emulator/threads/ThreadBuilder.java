@@ -196,6 +196,14 @@ public final class ThreadBuilder {
             heaps.startGen0Region(t.heap);
             take(t, heaps.newContext(t.heap, 512));
         }
+        if (s.has(Feature.CONTEXT_AT_GENERATION_START)) {
+            // segments GC: a context right after gen0's allocation_start object, two objects allocated in it
+            ThreadState t = threads.get(next++);
+            retire(t);
+            take(t, heaps.newContextAtGen0Start(t.heap, 1024));
+            allocate(t, TypeDef.NODE, 0, false);
+            allocate(t, TypeDef.LEAF, 0, false);
+        }
         if (s.has(Feature.GLOBAL_CONTEXT)) {
             globalContext = liveContext(heaps.heaps().get(0));
         }
