@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * Resolves {@code --scenario NAME|FILE}: a built-in scenario's name, or a scenario JSON file (docs/scenarios.md); for
- * {@code generate}, also {@code all}: every built-in everyday scenario ({@link Scenarios#everyday()}).
+ * {@code generate}, also {@code all}: every built-in everyday scenario and the segments GC's ({@link Scenarios#corpus()}).
  */
 final class ScenarioOption {
 
@@ -35,7 +35,7 @@ final class ScenarioOption {
         List<Scenario> resolved = new ArrayList<>();
         for (String value : values) {
             if (value.equalsIgnoreCase(ALL)) {
-                resolved.addAll(Scenarios.everyday());
+                resolved.addAll(Scenarios.corpus());
             } else {
                 resolved.add(resolve(value));
             }

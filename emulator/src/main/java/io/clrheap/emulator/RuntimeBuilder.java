@@ -128,7 +128,7 @@ public final class RuntimeBuilder {
                     + " need the segments GC (gcMode segments)");
         }
         if (process.segments() != null) {
-            List<String> regionsOnly = REGIONS_ONLY.stream().filter(scenario::has)
+            List<String> regionsOnly = scenario.features().stream().filter(Feature::regionsOnly)
                     .map(f -> f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList();
             if (!regionsOnly.isEmpty()) {
                 throw new IllegalArgumentException("scenario " + scenario.name() + ": " + String.join(", ", regionsOnly)
@@ -176,10 +176,6 @@ public final class RuntimeBuilder {
         return new EmulatedRuntime(scenario, layout, memory, List.copyOf(mappings), process.truth(),
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc, types.fields());
     }
-
-    /** Edge cases that place allocation contexts in regions: refused under a segments GC. */
-    private static final java.util.Set<Feature> REGIONS_ONLY = java.util.EnumSet.of(Feature.CONTEXT_IN_OLDER_REGION,
-            Feature.CONTEXT_AT_REGION_END, Feature.CONTEXT_AT_REGION_START);
 
     /** Weak handles to objects that stay dead with every root counted, stacks included: {@link Feature#WEAK_ONLY_OBJECTS}. */
     private static void addWeakOnly(Process process, HandleTableBuilder handles) {

@@ -412,7 +412,27 @@ public final class Scenarios {
      * large ones made for measurements. The golden corpus and every test that builds each scenario use this list.
      */
     public static List<Scenario> everyday() {
-        return BUILT_IN.values().stream().filter(s -> !isLarge(s.name())).toList();
+        return BUILT_IN.values().stream().filter(s -> !isLarge(s.name()) && s.gcMode() == GcMode.REGIONS).toList();
+    }
+
+    /**
+     * The built-in scenarios of the standalone segments GC ({@code libclrgc.so}, .NET 9 only): kept apart from
+     * {@link #everyday()}, whose scenarios build on every runtime.
+     */
+    public static List<Scenario> segments() {
+        return BUILT_IN.values().stream().filter(s -> s.gcMode() == GcMode.SEGMENTS).toList();
+    }
+
+    /** The everyday scenarios and the segments GC's: what the golden corpus and {@code --scenario all} hold. */
+    public static List<Scenario> corpus() {
+        List<Scenario> all = new java.util.ArrayList<>(everyday());
+        all.addAll(segments());
+        return List.copyOf(all);
+    }
+
+    /** Whether {@code s} builds under the segments GC too: it has no edge case that places contexts in regions. */
+    public static boolean runsOnSegments(Scenario s) {
+        return s.features().stream().noneMatch(Feature::regionsOnly);
     }
 
     /** True for a built-in scenario made for measurements, kept out of the golden corpus and the per-scenario tests. */

@@ -11,6 +11,7 @@ import io.clrheap.conformance.FixtureGlob;
 import io.clrheap.generator.fixture.FixtureFormat;
 import io.clrheap.generator.fixture.FixtureProgress;
 import io.clrheap.generator.fixture.FixtureWriter;
+import io.clrheap.emulator.scenario.GcMode;
 import io.clrheap.layout.GcFlavor;
 import io.clrheap.layout.RuntimeVersion;
 import io.clrheap.walker.source.bundle.Bundle;
@@ -102,9 +103,9 @@ public final class GoldenCorpus {
         }
     }
 
-    /** The corpus in {@code dir} of every built-in scenario but the large ones ({@link Scenarios#everyday()}), written as this clrheap writes it, a fixture per processor at once. */
+    /** The corpus in {@code dir} of every built-in scenario but the large ones ({@link Scenarios#corpus()}), written as this clrheap writes it, a fixture per processor at once. */
     public static GoldenCorpus builtIn(Path dir) {
-        return new GoldenCorpus(dir, Scenarios.everyday(), ClrheapVersion.current(), Runtime.getRuntime().availableProcessors());
+        return new GoldenCorpus(dir, Scenarios.corpus(), ClrheapVersion.current(), Runtime.getRuntime().availableProcessors());
     }
 
     /** The corpus folder. */
@@ -120,6 +121,15 @@ public final class GoldenCorpus {
     public List<GoldenFixture> fixtures() {
         List<GoldenFixture> all = new ArrayList<>();
         for (Scenario s : scenarios) {
+            for (GcFlavor gc : GcFlavor.values()) {
+                // the standalone segments GC's processes (.NET 9 only): its own scenarios, and every other that runs on it
+                if (s.gcMode() == GcMode.SEGMENTS || Scenarios.runsOnSegments(s)) {
+                    all.add(GoldenFixture.ofSegments(s.name(), RuntimeVersion.NET9, gc));
+                }
+            }
+            if (s.gcMode() == GcMode.SEGMENTS) {
+                continue;
+            }
             for (RuntimeVersion v : RuntimeVersion.values()) {
                 for (GcFlavor gc : GcFlavor.values()) {
                     all.add(GoldenFixture.of(s.name(), v, gc));
@@ -141,7 +151,12 @@ public final class GoldenCorpus {
         if (runtime.isEmpty()) {
             return Optional.empty();
         }
-        Optional<Scenario> scenario = scenarios.stream().filter(s -> s.name().equals(fixture.name())).findFirst().map(s -> s.on(runtime.get(), fixture.gc()));
+        Optional<Scenario> named = scenarios.stream().filter(s -> s.name().equals(fixture.name())).findFirst();
+        if (fixture.segments()) {
+            return named.filter(s -> runtime.get() == RuntimeVersion.NET9 && (s.gcMode() == GcMode.SEGMENTS || Scenarios.runsOnSegments(s)))
+                    .map(s -> s.on(runtime.get(), fixture.gc()).toBuilder().gcMode(GcMode.SEGMENTS).build());
+        }
+        Optional<Scenario> scenario = named.filter(s -> s.gcMode() == GcMode.REGIONS).map(s -> s.on(runtime.get(), fixture.gc()));
         if (fixture.platform() == Platform.WINDOWS) {
             return scenario.filter(s -> FixtureWriter.minidumpRefusal(s).isEmpty());
         }
@@ -157,6 +172,10 @@ public final class GoldenCorpus {
         Optional<Scenario> scenario = scenarios.stream().filter(s -> s.name().equals(fixture.name())).findFirst();
         if (scenario.isEmpty()) {
             return "no built-in scenario '" + fixture.name() + "'";
+        }
+        if (fixture.segments() || scenario.get().gcMode() == GcMode.SEGMENTS) {
+            return "the segments GC is emulated for .NET 9 only, and runs no scenario that places contexts in regions; " + scenario.get().name()
+                    + " is " + (scenario.get().gcMode() == GcMode.SEGMENTS ? "a segments GC scenario" : "a regions GC scenario");
         }
         Optional<String> refusal = fixture.platform() == Platform.WINDOWS ? FixtureWriter.minidumpRefusal(scenario.get().on(runtime.get(), fixture.gc()))
                 : Optional.empty();

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 public record GoldenFixture(String folder, String name) implements Comparable<GoldenFixture> {
 
     /** A corpus folder's name: a runtime's short name, {@code -windows} for a Windows process, and a GC flavour's id. */
-    static final Pattern FOLDER = Pattern.compile("(net[0-9]+)(-windows)?-(server|workstation)");
+    static final Pattern FOLDER = Pattern.compile("(net[0-9]+)(-windows|-segments)?-(server|workstation)");
     /** A scenario's name, as {@link io.clrheap.emulator.scenario.Scenario} allows it: nothing that could leave the folder. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     /** The suffix of the folder of expected outputs. */
@@ -33,7 +33,8 @@ public record GoldenFixture(String folder, String name) implements Comparable<Go
 
     public GoldenFixture {
         if (folder == null || !FOLDER.matcher(folder).matches()) {
-            throw new IllegalArgumentException("a golden corpus folder is <runtime>-<gc> or <runtime>-windows-<gc>, e.g. net8-server, not '" + folder + "'");
+            throw new IllegalArgumentException("a golden corpus folder is <runtime>-<gc>, <runtime>-windows-<gc> or <runtime>-segments-<gc>, e.g. net8-server, not '"
+                    + folder + "'");
         }
         if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
             throw new IllegalArgumentException("a golden fixture's name is a scenario name (letters, digits, '.', '_', '-'), not '" + name + "'");
@@ -103,6 +104,16 @@ public record GoldenFixture(String folder, String name) implements Comparable<Go
         return platformOf(folder);
     }
 
+    /** Whether its folder is a process on the standalone segments GC ({@code <runtime>-segments-<gc>}, a Linux process). */
+    public boolean segments() {
+        return "-segments".equals(folderPart(2));
+    }
+
+    /** The Linux fixture of scenario {@code name} on {@code runtime} and {@code gc} under the standalone segments GC. */
+    public static GoldenFixture ofSegments(String name, RuntimeVersion runtime, GcFlavor gc) {
+        return new GoldenFixture(runtime.shortName() + "-segments-" + gc.id(), name);
+    }
+
     /** The GC flavour its folder names. */
     public GcFlavor gc() {
         return GcFlavor.parse(folderPart(3));
@@ -156,7 +167,7 @@ public record GoldenFixture(String folder, String name) implements Comparable<Go
     private static Platform platformOf(String folder) {
         Matcher m = FOLDER.matcher(folder);
         m.matches();
-        return m.group(2) == null ? Platform.LINUX : Platform.WINDOWS;
+        return "-windows".equals(m.group(2)) ? Platform.WINDOWS : Platform.LINUX;
     }
 
     private static String fileSuffix(Platform platform) {

@@ -56,6 +56,11 @@ public enum Feature {
      */
     STALE_SEGMENT_TAIL;
 
+    /** Whether it places allocation contexts in regions (refused under the segments GC). */
+    public boolean regionsOnly() {
+        return this == CONTEXT_IN_OLDER_REGION || this == CONTEXT_AT_REGION_END || this == CONTEXT_AT_REGION_START;
+    }
+
     /** Whether only a segments GC has it (refused under regions). */
     public boolean segmentsOnly() {
         return this == CONTEXT_AT_GENERATION_START || this == STALE_SEGMENT_TAIL;
