@@ -62,7 +62,27 @@ class DacScenarioTest {
     @ParameterizedTest(name = "{0} net9 {1}")
     @MethodSource("everydayScenariosOnNet9")
     void bothDacWalksOfTheCoreAndTheBundleEqualTheAnswerKey(String name, GcFlavor gc, @TempDir Path dir) throws Exception {
-        Scenario scenario = Scenarios.named(name).orElseThrow().on(RuntimeVersion.NET9, gc);
+        bothDacWalksEqualTheAnswerKey(Scenarios.named(name).orElseThrow().on(RuntimeVersion.NET9, gc), dir);
+    }
+
+    /**
+     * Issue 31: the standalone segments GC's processes (libclrgc.so): its own scenarios and every everyday one that runs
+     * on it, each as the golden corpus holds it (net9-segments-*).
+     */
+    static Stream<Arguments> segmentsScenariosOnNet9() {
+        return Scenarios.corpus().stream().filter(s -> s.gcMode() == io.clrheap.emulator.scenario.GcMode.SEGMENTS || Scenarios.runsOnSegments(s))
+                .flatMap(s -> Stream.of(GcFlavor.SERVER, GcFlavor.WORKSTATION).map(gc -> Arguments.of(s.name(), gc)));
+    }
+
+    @ParameterizedTest(name = "{0} net9 {1} segments")
+    @MethodSource("segmentsScenariosOnNet9")
+    void bothDacWalksOfASegmentsGcProcessEqualTheAnswerKey(String name, GcFlavor gc, @TempDir Path dir) throws Exception {
+        bothDacWalksEqualTheAnswerKey(Scenarios.named(name).orElseThrow().on(RuntimeVersion.NET9, gc).toBuilder()
+                .gcMode(io.clrheap.emulator.scenario.GcMode.SEGMENTS).build(), dir);
+    }
+
+    private static void bothDacWalksEqualTheAnswerKey(Scenario scenario, Path dir) throws Exception {
+        String name = scenario.name();
         FixtureWriter.write(scenario, EnumSet.of(FixtureFormat.ELF, FixtureFormat.BUNDLE), dir, ClrheapVersion.current(), FixtureProgress.NONE);
         Path answer = dir.resolve(name + ".answer");
         DacEngine dac = DacEngine.open(TestDac.path());
