@@ -336,7 +336,7 @@ final class ConformCommand implements Callable<Integer> {
         if (!generated.isEmpty()) {
             return generated;
         }
-        GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.corpus(), ClrheapVersion.current(), 1);
+        GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.corpus(), ClrheapVersion.current(), 1, true);
         return GoldenSuiteFixture.inCorpus(corpus, format);
     }
 

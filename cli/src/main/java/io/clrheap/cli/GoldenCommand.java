@@ -107,7 +107,7 @@ final class GoldenCommand implements Callable<Integer> {
             err.println("clrheap golden: no golden corpus at " + folder + " (write one with ./clrheap golden --update --dir " + folder + ")");
             return EXIT_NO_CORPUS;
         }
-        GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.corpus(), ClrheapVersion.current(), threads);
+        GoldenCorpus corpus = new GoldenCorpus(folder, Scenarios.corpus(), ClrheapVersion.current(), threads, true);
         int planned = planned(corpus, glob);
         if (planned == 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--fixtures " + glob + " matches no fixture; fixtures are named like net8-server/default and net8-windows-server/default");

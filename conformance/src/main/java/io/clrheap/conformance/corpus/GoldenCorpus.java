@@ -80,6 +80,8 @@ public final class GoldenCorpus {
     private final List<Scenario> scenarios;
     private final String clrheapVersion;
     private final int jobs;
+    /** Whether the regions scenarios that run on the segments GC have a segments variant too (the built-in corpus: yes). */
+    private final boolean segmentsVariants;
 
     /**
      * @param dir            the corpus folder
@@ -88,6 +90,15 @@ public final class GoldenCorpus {
      * @param jobs           fixtures built at once, at least 1
      */
     public GoldenCorpus(Path dir, List<Scenario> scenarios, String clrheapVersion, int jobs) {
+        this(dir, scenarios, clrheapVersion, jobs, false);
+    }
+
+    /**
+     * A corpus of {@code scenarios}; with {@code segmentsVariants}, every regions scenario that runs on the standalone
+     * segments GC also has its .NET 9 segments GC process ({@code net9-segments-<gc>/NAME}), as the built-in corpus does.
+     */
+    public GoldenCorpus(Path dir, List<Scenario> scenarios, String clrheapVersion, int jobs, boolean segmentsVariants) {
+        this.segmentsVariants = segmentsVariants;
         this.dir = Objects.requireNonNull(dir, "dir");
         this.scenarios = List.copyOf(scenarios);
         this.clrheapVersion = Objects.requireNonNull(clrheapVersion, "clrheapVersion");
@@ -105,7 +116,12 @@ public final class GoldenCorpus {
 
     /** The corpus in {@code dir} of every built-in scenario but the large ones ({@link Scenarios#corpus()}), written as this clrheap writes it, a fixture per processor at once. */
     public static GoldenCorpus builtIn(Path dir) {
-        return new GoldenCorpus(dir, Scenarios.corpus(), ClrheapVersion.current(), Runtime.getRuntime().availableProcessors());
+        return new GoldenCorpus(dir, Scenarios.corpus(), ClrheapVersion.current(), Runtime.getRuntime().availableProcessors(), true);
+    }
+
+    /** Whether the corpus holds {@code s} as a segments GC process: its own scenarios, and the others that run on it when variants are on. */
+    private boolean runsAsSegments(Scenario s) {
+        return s.gcMode() == GcMode.SEGMENTS || (segmentsVariants && Scenarios.runsOnSegments(s));
     }
 
     /** The corpus folder. */
@@ -123,7 +139,7 @@ public final class GoldenCorpus {
         for (Scenario s : scenarios) {
             for (GcFlavor gc : GcFlavor.values()) {
                 // the standalone segments GC's processes (.NET 9 only): its own scenarios, and every other that runs on it
-                if (s.gcMode() == GcMode.SEGMENTS || Scenarios.runsOnSegments(s)) {
+                if (runsAsSegments(s)) {
                     all.add(GoldenFixture.ofSegments(s.name(), RuntimeVersion.NET9, gc));
                 }
             }
@@ -153,7 +169,7 @@ public final class GoldenCorpus {
         }
         Optional<Scenario> named = scenarios.stream().filter(s -> s.name().equals(fixture.name())).findFirst();
         if (fixture.segments()) {
-            return named.filter(s -> runtime.get() == RuntimeVersion.NET9 && (s.gcMode() == GcMode.SEGMENTS || Scenarios.runsOnSegments(s)))
+            return named.filter(s -> runtime.get() == RuntimeVersion.NET9 && runsAsSegments(s))
                     .map(s -> s.on(runtime.get(), fixture.gc()).toBuilder().gcMode(GcMode.SEGMENTS).build());
         }
         Optional<Scenario> scenario = named.filter(s -> s.gcMode() == GcMode.REGIONS).map(s -> s.on(runtime.get(), fixture.gc()));
