@@ -71,9 +71,10 @@ class GenerateBatchTest {
     }
 
     @Test
-    void allIsEveryBuiltInEverydayScenarioInTheirOrder() throws IOException {
+    void allIsEveryBuiltInEverydayScenarioAndTheSegmentsGcsInTheirOrder() throws IOException {
         assertThat(ScenarioOption.resolveEach(List.of("all"))).extracting(Scenario::name)
-                .containsExactlyElementsOf(Scenarios.everyday().stream().map(Scenario::name).toList())
+                .containsExactlyElementsOf(Scenarios.corpus().stream().map(Scenario::name).toList())
+                .contains("segments", "trap-generation-starts")
                 .doesNotContain("large", "scale-64");
     }
 
