@@ -18,7 +18,9 @@ import io.clrheap.emulator.scenario.Step;
 /**
  * The built-in scenarios, by name: the default and one per edge case of docs/reference/walker-semantics.md section 7 that the
  * emulator builds, plus allocation programs (collections, many regions, user types). Each is defined for .NET 8
- * server GC and built for any runtime and flavour with {@link Scenario#on}.
+ * server GC and built for any runtime and flavour with {@link Scenario#on}; the segments GC's own ({@link #segments()})
+ * are defined for .NET 9, the one runtime it is emulated for.
+ * Long because it declares every built-in scenario, each a few lines of what it holds and which walker mistake it catches.
  */
 public final class Scenarios {
 

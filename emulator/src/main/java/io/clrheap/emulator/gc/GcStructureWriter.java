@@ -176,7 +176,8 @@ public final class GcStructureWriter {
      * One segment's heap_segment, as the real libclrgc.so dumps hold them: allocated the end of its objects (the
      * ephemeral segment's lags at gen0's start object's end: alloc_allocated is its end), used 8 bytes below the end,
      * committed a commit step above it, the owning gc_heap under server GC; and its ground truth, the ephemeral segment
-     * split at gen1's and gen0's starts as a walker splits it.
+     * split at gen1's and gen0's starts as a walker splits it (gen1's and gen0's parts start at their allocation_start,
+     * so that no two parts of regions.tsv start at one address).
      */
     private void writeSegmentDescriptor(Heap heap, RegionState tail, long next, long[] starts) {
         if (tail.frozen) {
@@ -209,8 +210,8 @@ public final class GcStructureWriter {
             if (starts[1] != mem) {
                 process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, 2, false, segment.base, segment.base, mem, starts[1], segment.end, flags, committed, gcHeap));
             }
-            process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, 1, false, segment.base, segment.base, starts[1], starts[0], segment.end, flags, committed, gcHeap));
-            process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, 0, false, segment.base, segment.base, starts[0], end, segment.end, flags, committed, gcHeap));
+            process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, 1, false, segment.base, starts[1], starts[1], starts[0], segment.end, flags, committed, gcHeap));
+            process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, 0, false, segment.base, starts[0], starts[0], end, segment.end, flags, committed, gcHeap));
         } else {
             process.truth().addRegion(new GroundTruth.RegionInfo(heap.index, segment.kind == 0 ? 2 : segment.kind, false, segment.base, segment.base, mem,
                     end, segment.end, flags, committed, gcHeap));
