@@ -68,7 +68,7 @@ public abstract class WalkerConformanceTest {
 
     /** The scenarios to check against (default: every built-in scenario but the large ones made for measurements, on its own runtime and GC flavour). */
     protected List<Scenario> scenarios() {
-        return Scenarios.everyday();
+        return Scenarios.corpus();
     }
 
     @TestFactory
