@@ -133,6 +133,12 @@ final class ExplainCommand implements Callable<Integer> {
         if (object != null) {
             return explainObject(out, err, target, session.heap(), typeNames, address);
         }
+        if (inProcess && io.clrheap.walker.runtime.GcMode.of(target.memory(), target.layout(), target.globalPointer("g_gcDacGlobals"))
+                == io.clrheap.walker.runtime.GcMode.SEGMENTS) {
+            // the emulated GC's functions are the regions GC's; a segments process has no in-process path to narrate
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--in-process: the emulated process runs the standalone segments GC "
+                    + "(libclrgc.so), whose IGCHeap functions are not emulated; explain its dump path instead (without --in-process)");
+        }
         ExplainText.print(inProcess ? new InProcessNarrator(target, calls, all).narrate() : new DiscoveryNarrator(target, all).narrate(), out);
         return 0;
     }

@@ -57,6 +57,11 @@ final class EmulatedGcHeap {
             throw new NativeCallException(function, "IGCHeap vtable slot " + slot + " is not emulated; the emulated GC runs"
                     + " DiagDescrGenerations (slot 69), RegisterFrozenSegment (73) and UnregisterFrozenSegment (74)");
         }
+        if (statics.segments()) {
+            // its generation table and gc_heap are libclrgc.so's, not the runtime's own GC's these functions are written for
+            throw new NativeCallException(function, "IGCHeap::" + name + " is not emulated for the standalone segments GC (libclrgc.so): "
+                    + "the in-process path is emulated for the runtime's own regions GC; read a segments process through its dump");
+        }
         int expected = name.equals("DiagDescrGenerations") ? 3 : 2;
         if (arguments.length != expected) {
             throw new NativeCallException(function, String.format("IGCHeap::%s takes this and %d argument%s, not %d values",

@@ -12,8 +12,15 @@ package io.clrheap.emulator.gc;
  * @param heapArray       {@code gc_heap::g_heaps}, a pointer to the array of {@code gc_heap*} (server GC; else 0)
  * @param generationTable the static {@code generation_table} (workstation GC; 0 under server GC)
  * @param globalGcHeap    the {@code GCHeap} object {@code g_pGCHeap} points to
+ * @param segments        whether the GC is the standalone segments GC ({@code libclrgc.so}), whose functions are not emulated
  */
-public record GcStatics(long vtable, long code, int slots, long heapCount, long heapArray, long generationTable, long globalGcHeap) {
+public record GcStatics(long vtable, long code, int slots, long heapCount, long heapArray, long generationTable, long globalGcHeap,
+                        boolean segments) {
+
+    /** The runtime's own regions GC's statics. */
+    public GcStatics(long vtable, long code, int slots, long heapCount, long heapArray, long generationTable, long globalGcHeap) {
+        this(vtable, code, slots, heapCount, heapArray, generationTable, globalGcHeap, false);
+    }
 
     /** Bytes of code per vtable slot in the emulated module's .text. */
     public static final long CODE_STRIDE = 16;

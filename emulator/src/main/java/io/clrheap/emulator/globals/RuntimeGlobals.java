@@ -314,8 +314,8 @@ public final class RuntimeGlobals {
     /** What the emulated GC's own functions read: its code, vtable and statics. */
     public GcStatics gcStatics(long workstationGenerationTable) {
         return process.server()
-                ? new GcStatics(vtable, variables.get("code"), vtableSlots(), gcStatic("n_heaps"), gcStatic("g_heaps"), 0, globalGcHeap)
-                : new GcStatics(vtable, variables.get("code"), vtableSlots(), 0, 0, workstationGenerationTable, globalGcHeap);
+                ? new GcStatics(vtable, variables.get("code"), vtableSlots(), gcStatic("n_heaps"), gcStatic("g_heaps"), 0, globalGcHeap, segments != null)
+                : new GcStatics(vtable, variables.get("code"), vtableSlots(), 0, 0, workstationGenerationTable, globalGcHeap, segments != null);
     }
 
     long gcDacVars() {
