@@ -99,6 +99,31 @@ class DacBuildScenarioTest {
         }
     }
 
+    /** Issue 31: the segments GC's own scenarios on each build, as its libclrgc.so lays them out. */
+    static Stream<Arguments> segmentsScenariosOnBuilds() {
+        return BUILDS.stream().flatMap(build -> io.clrheap.emulator.Scenarios.segments().stream()
+                .flatMap(s -> Stream.of(GcFlavor.SERVER, GcFlavor.WORKSTATION).map(gc -> Arguments.of(build, s.name(), gc))));
+    }
+
+    @ParameterizedTest(name = "{1} {0} {2} segments")
+    @MethodSource("segmentsScenariosOnBuilds")
+    void bothWalksOfTheBuildsOwnDacEqualTheAnswerKeyOfASegmentsGcProcess(String build, String name, GcFlavor gc, @TempDir Path dir) throws Exception {
+        DacEngine dac = DacEngine.open(dac(build));
+        Scenario scenario = on(name, build, gc);
+        String fixture = FixtureName.of(scenario).toString();
+        assertThat(fixture).isEqualTo(name + "-" + build + "-" + gc.id() + "-segments");
+        FixtureWriter.write(scenario, fixture, EnumSet.of(FixtureFormat.ELF, FixtureFormat.BUNDLE), dir, ClrheapVersion.current(), FixtureProgress.NONE);
+        Path answer = dir.resolve(fixture + ".answer");
+        for (FixtureFormat format : List.of(FixtureFormat.ELF, FixtureFormat.BUNDLE)) {
+            Path dump = dir.resolve(fixture + format.suffix());
+            try (DumpSession session = Dumps.open(dump)) {
+                Target target = session.target();
+                assertThat(target.describe()).as("%s", format).startsWith(".NET " + DESCRIBED.get(build) + ", " + gc.id() + " GC (standalone libclrgc.so, segments)");
+                check(dac, dump, target, answer, format.id(), name);
+            }
+        }
+    }
+
     @Test
     void anotherBuildsDacIsRefusedNamingBoth(@TempDir Path dir) throws Exception {
         Scenario scenario = on("min-object", "9.0.7", GcFlavor.WORKSTATION);
