@@ -1,5 +1,7 @@
 package io.clrheap.cli;
 
+import io.clrheap.emulator.Scenarios;
+import io.clrheap.emulator.scenario.GcMode;
 import io.clrheap.emulator.scenario.Scenario;
 import io.clrheap.generator.fixture.FixtureName;
 import io.clrheap.layout.GcFlavor;
@@ -40,22 +42,33 @@ record FixtureSelection(List<Scenario> fixtures) {
         return of(scenarios, runtimes, gcs, heaps, seed, null);
     }
 
-    /** As {@link #of(List, List, List, Integer, Long)}, every fixture on {@code gcMode} when given (null: each scenario's own). */
+    /**
+     * As {@link #of(List, List, List, Integer, Long)}, every fixture on {@code gcMode} when given
+     * (null: each scenario's own); the scenarios that do not run on that GC are left out, and none running is bad usage.
+     */
     static FixtureSelection of(List<Scenario> scenarios, List<String> runtimes, List<String> gcs, Integer heaps, Long seed,
-                               io.clrheap.emulator.scenario.GcMode gcMode) {
+                               GcMode gcMode) {
         ProfileLoader profiles = ProfileLoader.builtIn();
         List<RuntimeChoice> rs = choices(runtimes, Arrays.stream(RuntimeVersion.values()).map(RuntimeChoice::of).toArray(RuntimeChoice[]::new),
                 v -> RuntimeChoice.parse(v, profiles));
         List<GcFlavor> gs = choices(gcs, GcFlavor.values(), GcFlavor::parse);
         List<Scenario> fixtures = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         for (Scenario s : scenarios) {
-            io.clrheap.emulator.scenario.GcMode mode = gcMode != null ? gcMode : s.gcMode();
-            boolean segments = mode == io.clrheap.emulator.scenario.GcMode.SEGMENTS;
+            GcMode mode = gcMode != null ? gcMode : s.gcMode();
+            boolean segments = mode == GcMode.SEGMENTS;
+            // --gc-mode builds each scenario that runs on that GC: a segments GC scenario has no regions variant, and a
+            // regions scenario whose edge cases place contexts in regions no segments one
+            if (mode != s.gcMode() && (s.gcMode() == GcMode.SEGMENTS || !Scenarios.runsOnSegments(s))) {
+                skipped.add(s.name());
+                continue;
+            }
             List<RuntimeChoice> runtimesOfIt = rs.isEmpty() ? List.of(s.runtimeChoice())
                     // the segments GC is .NET 9's only (docs/reference/discovery.md section 14): its scenarios skip the other versions
                     : segments ? rs.stream().filter(r -> r.version() == RuntimeVersion.NET9).toList() : rs;
-            if (runtimesOfIt.isEmpty()) {
-                throw new IllegalArgumentException("scenario " + s.name() + " runs on the segments GC, emulated for .NET 9 only; choose --runtime net9 or a 9.0 build");
+            if (segments && (runtimesOfIt.isEmpty() || runtimesOfIt.stream().anyMatch(r -> r.version() != RuntimeVersion.NET9))) {
+                throw new IllegalArgumentException("scenario " + s.name() + " on the segments GC: it is emulated for .NET 9 only, and the scenario's "
+                        + (rs.isEmpty() ? "own runtime is " + s.runtimeName() : "runtimes chosen are no .NET 9") + "; choose --runtime net9 or a 9.0 build");
             }
             for (RuntimeChoice r : runtimesOfIt) {
                 for (GcFlavor g : gs.isEmpty() ? List.of(s.gc()) : gs) {
@@ -63,6 +76,10 @@ record FixtureSelection(List<Scenario> fixtures) {
                     fixtures.add(on.gcMode() == mode ? on : on.toBuilder().gcMode(mode).build());
                 }
             }
+        }
+        if (fixtures.isEmpty() && !skipped.isEmpty()) {
+            throw new IllegalArgumentException("no selected scenario runs on the " + gcMode.spelling() + " GC (" + String.join(", ", skipped)
+                    + (gcMode == GcMode.SEGMENTS ? ": their edge cases place contexts in regions)" : ": they are the segments GC's own)"));
         }
         boolean anyServer = fixtures.stream().anyMatch(s -> s.gc() == GcFlavor.SERVER);
         List<Scenario> chosen = new ArrayList<>();

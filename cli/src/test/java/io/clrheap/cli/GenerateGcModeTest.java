@@ -62,10 +62,41 @@ class GenerateGcModeTest {
     }
 
     @Test
-    void aSegmentsOnlyTrapUnderTheRegionsGcIsRefusedAsInvalidInputNamingItsFeature() {
+    void aSegmentsGcScenarioUnderGcModeRegionsIsBadUsageNamingIt() {
         Outcome r = run("generate", "--scenario", "trap-stale-segment-tail", "--gc-mode", "regions", "--format", "bundle",
                 "--out", tmp.resolve("out").toString(), "-q");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("no selected scenario runs on the regions GC", "trap-stale-segment-tail", "segments GC's own");
+    }
+
+    @Test
+    void gcModeSegmentsLeavesOutTheScenariosThatPlaceContextsInRegions() {
+        Outcome r = run("generate", "--scenario", "min-object,context-at-region-end", "--runtime", "net9", "--gc", "workstation", "--gc-mode", "segments",
+                "--format", "bundle", "--out", tmp.resolve("out").toString(), "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(tmp.resolve("out").resolve("min-object-net9-workstation-segments.clrheap.tar.xz")).exists();
+        assertThat(tmp.resolve("out").resolve("context-at-region-end-net9-workstation-segments.clrheap.tar.xz")).doesNotExist();
+    }
+
+    @Test
+    void gcModeSegmentsOnAScenarioOfAnotherRuntimeNamesItsRuntimeAndTheFix() {
+        Outcome r = run("generate", "--scenario", "naive-plain", "--gc-mode", "segments", "--out", tmp.resolve("out").toString(), "-q");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("own runtime is net8", "--runtime net9");
+    }
+
+    @Test
+    void aSegmentsOnlyFeatureInARegionsScenarioIsRefusedNamingIt() {
+        java.nio.file.Path json = tmp.resolve("s.json");
+        String text = io.clrheap.emulator.ScenarioJson.write(io.clrheap.emulator.Scenarios.named("trap-stale-segment-tail").orElseThrow()
+                .toBuilder().name("mine").gcMode(GcMode.REGIONS).build());
+        try {
+            java.nio.file.Files.writeString(json, text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Outcome r = run("generate", "--scenario", json.toString(), "--format", "bundle", "--out", tmp.resolve("out").toString(), "-q");
         assertThat(r.exitCode()).isEqualTo(3);
-        assertThat(r.err()).contains("stale-segment-tail", "segments GC");
+        assertThat(r.err()).contains("stale-segment-tail needs the segments GC");
     }
 }

@@ -121,18 +121,16 @@ public final class RuntimeBuilder {
         if (progress != null) {
             process.truth().progress(progress);
         }
-        List<String> segmentsOnly = scenario.features().stream().filter(Feature::segmentsOnly)
-                .map(f -> f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList();
+        List<String> segmentsOnly = featureNames(scenario, Feature::segmentsOnly);
         if (process.segments() == null && !segmentsOnly.isEmpty()) {
-            throw new IllegalArgumentException("scenario " + scenario.name() + ": " + String.join(", ", segmentsOnly)
-                    + " need the segments GC (gcMode segments)");
+            throw new IllegalArgumentException(String.join(", ", segmentsOnly) + (segmentsOnly.size() == 1 ? " needs" : " need")
+                    + " the segments GC (\"gcMode\": \"segments\")");
         }
         if (process.segments() != null) {
-            List<String> regionsOnly = scenario.features().stream().filter(Feature::regionsOnly)
-                    .map(f -> f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList();
+            List<String> regionsOnly = featureNames(scenario, Feature::regionsOnly);
             if (!regionsOnly.isEmpty()) {
-                throw new IllegalArgumentException("scenario " + scenario.name() + ": " + String.join(", ", regionsOnly)
-                        + " place contexts in regions; a segments GC (gc mode segments) has none");
+                throw new IllegalArgumentException(String.join(", ", regionsOnly) + (regionsOnly.size() == 1 ? " places" : " place")
+                        + " contexts in regions, which the segments GC (\"gcMode\": \"segments\") has none of");
             }
         }
         // the module first: everything else writes into its variables
@@ -144,6 +142,7 @@ public final class RuntimeBuilder {
         heaps.placeOlderGenerations();
         ThreadBuilder threads = new ThreadBuilder(process, globals, heaps, types);
         threads.allocateGen0(random);
+        heaps.startProgram();
         runProgram(scenario, types, heaps, threads, random);
         threads.placeContextEdgeCases();
         // the object graph last, over the objects as they stay: its own random stream, so the layout above stays as it was
@@ -175,6 +174,11 @@ public final class RuntimeBuilder {
         process.truth().progress(null);
         return new EmulatedRuntime(scenario, layout, memory, List.copyOf(mappings), process.truth(),
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(process.names())), module, gc, types.fields());
+    }
+
+    /** The scenario's features that {@code which} holds for, as scenario JSON spells them. */
+    private static List<String> featureNames(Scenario scenario, java.util.function.Predicate<Feature> which) {
+        return scenario.features().stream().filter(which).map(f -> f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toList();
     }
 
     /** Weak handles to objects that stay dead with every root counted, stacks included: {@link Feature#WEAK_ONLY_OBJECTS}. */

@@ -78,19 +78,32 @@ public final class HeapBuilder {
     }
 
     /**
-     * At most how many bytes the program places directly in gen1 (objects of 85,000 bytes or more go to the LOH): the
-     * room a segments GC's heap leaves before gen0's start.
+     * At most how many bytes the program places directly in gen1 on one heap (a step for every heap places a share on
+     * each; objects of 85,000 bytes or more go to the LOH): the room a segments GC's heap keeps before gen0's start.
      */
     private long gen1Placements(Scenario s) {
         long bytes = 0;
+        int heapCount = s.heaps();
         for (Step step : s.program()) {
             if (step instanceof Step.Allocate a && a.where() == Step.Where.GEN1) {
                 TypeDef type = types.named(a.type());
-                long largest = step(type.size(type.hasComponents() ? a.lengths().max() : 0));
-                bytes += a.count() * Math.min(largest, lohThreshold);
+                long smallest = step(type.size(type.hasComponents() ? a.lengths().min() : 0));
+                if (smallest >= lohThreshold) {
+                    continue; // every one of them goes to the LOH
+                }
+                long largest = Math.min(step(type.size(type.hasComponents() ? a.lengths().max() : 0)), lohThreshold);
+                long perHeap = a.heap() >= 0 ? a.count() : (a.count() + heapCount - 1) / heapCount;
+                bytes += perHeap * largest;
             }
         }
         return bytes;
+    }
+
+    /** The allocation program begins: from here on a segments GC counts the bytes placed directly in gen1 against its room. */
+    public void startProgram() {
+        if (segmented != null) {
+            segmented.startProgram();
+        }
     }
 
     GroundTruth truth() {
@@ -108,7 +121,7 @@ public final class HeapBuilder {
 
     private void regionsOnly(String what) {
         if (segmented != null) {
-            throw new IllegalArgumentException(what + " needs the regions GC: a segments GC (gc mode segments) has no regions");
+            throw new IllegalArgumentException(what + " needs the regions GC: the segments GC (\"gcMode\": \"segments\") has no regions");
         }
     }
 
@@ -435,10 +448,11 @@ public final class HeapBuilder {
      */
     public AllocationContext newContextAtGen0Start(Heap heap, long need) {
         if (segmented == null) {
-            throw new IllegalArgumentException("a context at gen0's start needs the segments GC (gcMode segments)");
+            throw new IllegalArgumentException("a context at gen0's start needs the segments GC (\"gcMode\": \"segments\")");
         }
         if (!segmented.gen0Empty(heap)) {
-            throw new IllegalArgumentException("a context at gen0's start needs gen0 empty when the edge cases are placed: end the program with a collection");
+            throw new IllegalArgumentException("context-at-generation-start needs gen0 empty when its context is placed: end the program with a "
+                    + "collection, and leave out exhausted-context and chained-contexts, whose contexts are placed in gen0 before it");
         }
         return newContext(heap, need);
     }

@@ -12,8 +12,8 @@ import java.util.List;
  * base and the objects from base + 0x1000. In the ephemeral segment gen2, gen1 and gen0 follow one another, each from
  * its allocation_start, where a free object of the minimum size stands; LOH and POH start likewise.
  *
- * <p>Objects placed directly in gen1 after gen0 has begun go to room left for them before gen0's start (the scenario's
- * gen1 allocations, bounded once); objects placed directly in gen2 after gen1 has begun go to an older segment, listed
+ * <p>Objects placed directly in gen1 after gen0 has begun go to room left for them before gen0's start (what the
+ * program may still place in gen1 on that heap, bounded from its steps, kept again each time gen0 starts anew); objects placed directly in gen2 after gen1 has begun go to an older segment, listed
  * before the ephemeral one. What stays unused between two generations becomes one free object ({@link #seal}).
  */
 final class SegmentedHeaps {
@@ -22,8 +22,12 @@ final class SegmentedHeaps {
     private final SegmentsGcLayout gc;
     private final long sohSize;
     private final long uohSize;
-    /** Bytes left before gen0's start for the program's direct gen1 placements (0 when it has none). */
-    private final long gen1Headroom;
+    /** At most how many bytes the program places directly in gen1 on one heap (0 when it places none). */
+    private final long gen1Bound;
+    /** The bytes the program has placed directly in gen1 so far, per heap: the room before gen0 keeps only what is still to come. */
+    private final long[] gen1Placed;
+    /** Whether the allocation program runs (the populations placed before it take no room kept for it). */
+    private boolean inProgram;
     private long next = ProcessLayout.GC_RESERVE;
     private final long reserveEnd = ProcessLayout.GC_RESERVE + ProcessLayout.GC_RESERVE_SIZE;
 
@@ -38,7 +42,8 @@ final class SegmentedHeaps {
         this.gc = gc;
         this.sohSize = server ? gc.serverSoh(heaps) : gc.workstationSoh();
         this.uohSize = server ? gc.serverUoh() : gc.workstationUoh();
-        this.gen1Headroom = gen1Placements == 0 ? 0 : gen1Placements + gc.startObjectSize();
+        this.gen1Bound = gen1Placements;
+        this.gen1Placed = new long[heaps];
     }
 
     SegmentsGcLayout layout() {
@@ -135,6 +140,9 @@ final class SegmentedHeaps {
             open(heap, generation);
         }
         RegionState r = list.get(list.size() - 1);
+        if (generation == 1 && inProgram) {
+            gen1Placed[heap.index] += need;
+        }
         if (!fits(r, need)) {
             throw new IllegalStateException(String.format("heap %d's ephemeral segment has no room for %,d bytes more of gen%d (%,d bytes left%s)",
                     heap.index, need, generation, r.reserved - r.cursor,
@@ -155,7 +163,7 @@ final class SegmentedHeaps {
         }
         Segment ephemeral = heap.ephemeral();
         RegionState previous = ephemeral.tail();
-        long mem = previous.cursor + (generation == 0 ? gen1Headroom : 0);
+        long mem = previous.cursor + (generation == 0 ? gen1Headroom(heap) : 0);
         if (Long.compareUnsigned(mem + gc.startObjectSize(), ephemeral.end) > 0) {
             throw new IllegalStateException(String.format("heap %d's ephemeral segment [0x%x, 0x%x) is full: no room for gen%d's start",
                     heap.index, ephemeral.base, ephemeral.end, generation));
@@ -164,6 +172,16 @@ final class SegmentedHeaps {
         RegionState r = band(ephemeral, generation, mem, true);
         heap.generations.get(generation).add(r);
         return r;
+    }
+
+    /** The room kept before gen0's start: what the program may still place directly in gen1 on this heap, and a free object's worth. */
+    private long gen1Headroom(Heap heap) {
+        long left = gen1Bound - gen1Placed[heap.index];
+        return left <= 0 ? 0 : left + gc.startObjectSize();
+    }
+
+    void startProgram() {
+        inProgram = true;
     }
 
     /** After a collection has promoted the survivors: gen0 starts anew at the end of the ephemeral segment (gen1 too when it is empty). */
