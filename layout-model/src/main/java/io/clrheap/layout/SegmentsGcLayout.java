@@ -53,8 +53,17 @@ public record SegmentsGcLayout(String module, List<String> builds, int gcDacVars
         return layout.builds().contains(build) ? java.util.Optional.of(layout) : java.util.Optional.empty();
     }
 
-    /** libclrgc.so of the 9.0.x Linux x64 packages. */
+    /** libclrgc.so of the 9.0.x Linux x64 packages (read once: an emulated process asks for it from several places). */
     public static SegmentsGcLayout libclrgc() {
+        return Libclrgc.LAYOUT;
+    }
+
+    /** The resource read on first use; an immutable constant, the same for every target. */
+    private static final class Libclrgc {
+        static final SegmentsGcLayout LAYOUT = read();
+    }
+
+    private static SegmentsGcLayout read() {
         try (InputStream in = SegmentsGcLayout.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException("the layout model lacks its resource " + RESOURCE);

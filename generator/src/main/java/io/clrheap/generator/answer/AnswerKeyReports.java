@@ -31,28 +31,19 @@ final class AnswerKeyReports {
         GroundTruth truth = process.groundTruth();
         List<SosEeHeap.Heap> heaps = new ArrayList<>();
         for (int h = 0; h < process.scenario().heaps(); h++) {
-            List<SosEeHeap.Segment> segments = new ArrayList<>();
-            // a segments GC: one row per small-object segment (its generations' parts joined), its generation starts first
-            long[] starts = truth.generationStarts(h);
-            Map<Long, SosEeHeap.Segment> soh = new java.util.LinkedHashMap<>();
+            List<SosEeHeap.Segment> parts = new ArrayList<>();
             long gcHeap = 0;
             for (GroundTruth.RegionInfo r : truth.regions()) {
                 if (r.heap() == h) {
                     SegmentKind kind = r.frozen() ? SegmentKind.FROZEN : SegmentKind.ofGeneration(r.generation());
-                    SosEeHeap.Segment s = new SosEeHeap.Segment(r.descriptor(), kind, r.mem(), r.end(), r.committed());
-                    if (starts != null && kind.smallObjectHeap()) {
-                        soh.merge(r.descriptor(), new SosEeHeap.Segment(r.descriptor(), SegmentKind.GEN2, r.mem(), r.end(), r.committed()),
-                                (a, b) -> new SosEeHeap.Segment(a.address(), SegmentKind.GEN2, Math.min(a.begin(), b.begin()),
-                                        Math.max(a.allocated(), b.allocated()), a.committed()));
-                    } else {
-                        segments.add(s);
-                    }
+                    parts.add(new SosEeHeap.Segment(r.descriptor(), kind, r.mem(), r.end(), r.committed()));
                     gcHeap = r.gcHeap();
                 }
             }
-            segments.addAll(soh.values());
-            // the emulated segments GC leaves generation 0's allocation context empty, as the real dumps hold it
-            heaps.add(new SosEeHeap.Heap(h, gcHeap, segments, starts == null ? null : new SosEeHeap.GenerationStarts(starts, 0, 0)));
+            // a segments GC: its generation starts, and one row per small-object segment; the emulated GC leaves
+            // generation 0's allocation context empty, as the real dumps hold it
+            long[] starts = truth.generationStarts(h);
+            heaps.add(SosEeHeap.heap(h, gcHeap, parts, starts == null ? null : new SosEeHeap.GenerationStarts(starts, 0, 0)));
         }
         return new SosEeHeap(process.scenario().gc() == GcFlavor.SERVER, heaps).text();
     }

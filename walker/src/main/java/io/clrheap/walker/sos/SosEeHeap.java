@@ -106,22 +106,36 @@ public final class SosEeHeap {
     public static SosEeHeap of(DiscoveredHeap discovered, boolean server, java.util.function.Function<SubHeap, GenerationStarts> segmentsStarts) {
         List<Heap> heaps = new ArrayList<>();
         for (SubHeap h : discovered.heaps()) {
-            java.util.Map<Long, Segment> soh = new java.util.LinkedHashMap<>();
-            List<Segment> segments = new ArrayList<>();
-            GenerationStarts starts = segmentsStarts.apply(h);
+            List<Segment> parts = new ArrayList<>();
             for (Region r : h.regions()) {
-                Segment s = new Segment(r.descriptor(), r.kind(), r.mem(), r.end(), r.committed());
-                if (starts != null && r.kind().smallObjectHeap()) {
-                    soh.merge(r.descriptor(), new Segment(r.descriptor(), SegmentKind.GEN2, r.mem(), r.end(), r.committed()),
-                            (a, b) -> new Segment(a.address(), SegmentKind.GEN2, min(a.begin(), b.begin()), max(a.allocated(), b.allocated()), a.committed()));
-                } else {
-                    segments.add(s);
-                }
+                parts.add(new Segment(r.descriptor(), r.kind(), r.mem(), r.end(), r.committed()));
             }
-            segments.addAll(soh.values());
-            heaps.add(new Heap(h.index(), h.gcHeap(), segments, starts));
+            heaps.add(heap(h.index(), h.gcHeap(), parts, segmentsStarts.apply(h)));
         }
         return new SosEeHeap(server, heaps);
+    }
+
+    /**
+     * A heap from its regions, or (a segments GC, {@code starts} not null) from the parts of its segments: the parts of
+     * one small-object heap_segment (the ephemeral segment split at the generation starts) joined into the one row SOS
+     * lists, its committed memory counted once.
+     */
+    public static Heap heap(int index, long gcHeap, List<Segment> parts, GenerationStarts starts) {
+        if (starts == null) {
+            return new Heap(index, gcHeap, parts, null);
+        }
+        java.util.Map<Long, Segment> soh = new java.util.LinkedHashMap<>();
+        List<Segment> segments = new ArrayList<>();
+        for (Segment s : parts) {
+            if (s.kind().smallObjectHeap()) {
+                soh.merge(s.address(), new Segment(s.address(), SegmentKind.GEN2, s.begin(), s.allocated(), s.committed()),
+                        (a, b) -> new Segment(a.address(), SegmentKind.GEN2, min(a.begin(), b.begin()), max(a.allocated(), b.allocated()), a.committed()));
+            } else {
+                segments.add(s);
+            }
+        }
+        segments.addAll(soh.values());
+        return new Heap(index, gcHeap, segments, starts);
     }
 
     private static long min(long a, long b) {
